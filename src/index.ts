@@ -1,1 +1,10 @@
-export {};
+export { App, type AppOptions, type ErrorHandler, type NotFoundHandler } from './app.ts';
+export { Context, type Env, type ExecutionContext, type StreamWriter, type ViewRenderer } from './context.ts';
+export type { Handler, Next } from './compose.ts';
+export { HttpError, errorResponse } from './errors.ts';
+export { Router, type Match, type Params, RouteError } from './router.ts';
+export { RoveRequest, type RequestLike } from './request.ts';
+export { LightResponse } from './response.ts';
+export { validate, type StandardSchemaV1, type ValidationIssue, type ValidationTarget } from './validate.ts';
+export { bodyLimit } from './body-limit.ts';
+export { type CookieOptions } from './cookies.ts';

@@ -1,0 +1,86 @@
+import type { App } from '../src/app.ts';
+import type { ExecutionContext } from '../src/context.ts';
+import { listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
+
+// The few Deno APIs used here, declared so the file type-checks without Deno's lib.
+interface DenoServer {
+  finished: Promise<void>;
+  shutdown(): Promise<void>;
+  addr: { port: number; hostname: string };
+}
+declare const Deno: {
+  serve(
+    options: { port?: number; hostname?: string; signal?: AbortSignal; onListen?: (addr: { port: number; hostname: string }) => void },
+    handler: (request: Request, info: unknown) => Response | Promise<Response>,
+  ): DenoServer;
+  env: { toObject(): Record<string, string> };
+  addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
+  removeSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
+  exit(code?: number): never;
+};
+
+/** The process environment, or nothing when `--allow-env` was not given. */
+export function denoEnv(): Record<string, string> {
+  try {
+    return Deno.env.toObject();
+  } catch {
+    return {};
+  }
+}
+
+export function backgroundContext(pending: Set<Promise<unknown>>): ExecutionContext {
+  return {
+    waitUntil(promise) {
+      const p = promise.catch(() => {}).finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    passThroughOnException() {},
+  };
+}
+
+/** Serve an app on Deno.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM, letting in-flight requests finish. */
+export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
+  const env = options.env ?? denoEnv();
+  const pending = new Set<Promise<unknown>>();
+  const ctx = backgroundContext(pending);
+  const grace = options.shutdownTimeoutMs ?? 10_000;
+  const handle = {
+    port: options.port ?? 8000,
+    hostname: options.hostname ?? '0.0.0.0',
+    close: () => close(),
+    finished: undefined as unknown as Promise<void>,
+  };
+  const server = Deno.serve(
+    {
+      port: handle.port,
+      hostname: handle.hostname,
+      onListen: (addr) => {
+        handle.port = addr.port;
+        (options.onListen ?? listenMessage)({ port: addr.port, hostname: addr.hostname });
+      },
+    },
+    (request) => app.fetch(request, env, ctx),
+  );
+  handle.finished = server.finished;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, grace)));
+      await Promise.race([server.shutdown().then(() => Promise.allSettled([...pending])), timeout]);
+      clearTimeout(timer);
+      if (options.handleSignals !== false) {
+        Deno.removeSignalListener('SIGINT', onSignal);
+        Deno.removeSignalListener('SIGTERM', onSignal);
+      }
+    })());
+  const onSignal = () => {
+    close().then(() => Deno.exit(0));
+  };
+  if (options.handleSignals !== false) {
+    Deno.addSignalListener('SIGINT', onSignal);
+    Deno.addSignalListener('SIGTERM', onSignal);
+  }
+  options.signal?.addEventListener('abort', () => void close(), { once: true });
+  return handle;
+}

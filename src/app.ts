@@ -1,0 +1,374 @@
+import { compose, type ErrorResponder, type Handler } from './compose.ts';
+import { Context, type ContextConfig, type Env, type ExecutionContext, type ViewRenderer } from './context.ts';
+import { errorResponse, HttpError } from './errors.ts';
+import type { RequestLike } from './request.ts';
+import { LightResponse, withHeaders } from './response.ts';
+import { ANY, Router } from './router.ts';
+import { DEFAULT_BODY_LIMIT } from './body.ts';
+
+export interface AppOptions {
+  /** Largest request body the body readers accept, in bytes (default 1 MiB); `bodyLimit()` changes it per route. */
+  bodyLimit?: number;
+  /** Longest URL accepted (default 8 KiB); longer answers 414. */
+  maxUrlLength?: number;
+  /** Longest single path param accepted (default 1 KiB); longer answers 414. */
+  maxParamLength?: number;
+  /** `'strict'` (default): `/a/` and `/a` are different paths. `'redirect'`: a miss redirects to the other form when it exists. */
+  trailingSlash?: 'strict' | 'redirect';
+  /** Dev mode shows error messages and stacks of 5xx responses. */
+  dev?: boolean;
+  views?: ViewRenderer;
+}
+
+export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
+export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
+
+interface RouteDef {
+  method: string;
+  path: string;
+  handlers: Handler[];
+}
+interface MiddlewareDef {
+  prefix: string;
+  fn: Handler;
+}
+interface Mount {
+  prefix: string;
+  app: App<any>;
+}
+interface CompiledRoute {
+  chain: (c: Context<any, any>) => unknown;
+  onError: ErrorResponder;
+  pattern: string;
+}
+/** Middleware with its full prefix and the app that registered it. */
+interface ScopedMiddleware {
+  segments: string[];
+  test: RegExp;
+  fn: Handler;
+  owner: App<any>;
+}
+
+type Result = Response | LightResponse;
+
+/** Handlers typed so that each one sees what the ones before it validated. */
+export interface RouteAdder<E extends Env, Self> {
+  <I1 = {}>(path: string, h1: Handler<E, I1>): Self;
+  <I1 = {}, I2 = {}>(path: string, h1: Handler<E, I1>, h2: Handler<E, I1 & I2>): Self;
+  <I1 = {}, I2 = {}, I3 = {}>(path: string, h1: Handler<E, I1>, h2: Handler<E, I1 & I2>, h3: Handler<E, I1 & I2 & I3>): Self;
+  <I1 = {}, I2 = {}, I3 = {}, I4 = {}>(
+    path: string,
+    h1: Handler<E, I1>,
+    h2: Handler<E, I1 & I2>,
+    h3: Handler<E, I1 & I2 & I3>,
+    h4: Handler<E, I1 & I2 & I3 & I4>,
+  ): Self;
+  <I1 = {}, I2 = {}, I3 = {}, I4 = {}, I5 = {}>(
+    path: string,
+    h1: Handler<E, I1>,
+    h2: Handler<E, I1 & I2>,
+    h3: Handler<E, I1 & I2 & I3>,
+    h4: Handler<E, I1 & I2 & I3 & I4>,
+    h5: Handler<E, I1 & I2 & I3 & I4 & I5>,
+  ): Self;
+  (path: string, ...handlers: Handler<E, any>[]): Self;
+}
+
+export class App<E extends Env = Env> {
+  readonly settings: Required<Omit<AppOptions, 'views'>> & { views: ViewRenderer | undefined };
+  private routes: RouteDef[] = [];
+  private middleware: MiddlewareDef[] = [];
+  private mounts: Mount[] = [];
+  private errorHandler: ErrorHandler<E> | undefined;
+  private notFoundHandler: NotFoundHandler<E> | undefined;
+  private router: Router<CompiledRoute> | null = null;
+  private scoped: ScopedMiddleware[] = [];
+  private config: ContextConfig;
+
+  constructor(options: AppOptions = {}) {
+    this.settings = {
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      maxUrlLength: options.maxUrlLength ?? 8192,
+      maxParamLength: options.maxParamLength ?? 1024,
+      trailingSlash: options.trailingSlash ?? 'strict',
+      dev: options.dev ?? false,
+      views: options.views,
+    };
+    this.config = { bodyLimit: this.settings.bodyLimit, views: this.settings.views, dev: this.settings.dev };
+  }
+
+  get: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('GET', path, handlers);
+  post: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('POST', path, handlers);
+  put: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('PUT', path, handlers);
+  patch: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('PATCH', path, handlers);
+  delete: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('DELETE', path, handlers);
+  head: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('HEAD', path, handlers);
+  options: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('OPTIONS', path, handlers);
+  all: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add(ANY, path, handlers);
+
+  /** Register a route for any method name, e.g. `app.on`-style custom verbs. */
+  method(method: string, path: string, ...handlers: Handler<E, any>[]): this {
+    return this.add(method.toUpperCase(), path, handlers);
+  }
+
+  /** Middleware for every path, or for a path prefix (`/api` covers `/api` and everything below it). */
+  use(...args: [Handler<E, any>, ...Handler<E, any>[]] | [string, ...Handler<E, any>[]]): this {
+    const prefix = typeof args[0] === 'string' ? (args.shift() as string) : '/';
+    for (const fn of args as Handler[]) this.middleware.push({ prefix, fn });
+    this.router = null;
+    return this;
+  }
+
+  /** Mount another app's routes and middleware under a prefix. */
+  route(prefix: string, app: App<any>): this {
+    if (app === this) throw new Error('An app cannot be mounted on itself');
+    this.mounts.push({ prefix, app });
+    this.router = null;
+    return this;
+  }
+
+  onError(handler: ErrorHandler<E>): this {
+    this.errorHandler = handler;
+    return this;
+  }
+
+  notFound(handler: NotFoundHandler<E>): this {
+    this.notFoundHandler = handler;
+    return this;
+  }
+
+  /** The fetch handler: `export default { fetch: app.fetch }` works as is. */
+  readonly fetch = (request: Request, env?: unknown, ctx?: ExecutionContext): Response | Promise<Response> => {
+    const out = this.handle(request, env, ctx, false);
+    return out instanceof Promise ? out.then((r) => real(r, request.method)) : real(out, request.method);
+  };
+
+  /**
+   * For adapters: like `fetch`, but takes any RequestLike and, with `light`,
+   * may answer a LightResponse that the adapter writes without building a Response.
+   */
+  handle(request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, light: boolean): Result | Promise<Result> {
+    const router = this.router ?? this.build();
+    const url = request.url;
+    const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+    const q = url.indexOf('?', pathStart);
+    const path = pathStart === -1 ? '/' : q === -1 ? url.slice(pathStart) : url.slice(pathStart, q);
+    const query = q === -1 ? '' : url.slice(q + 1);
+    if (url.length > this.settings.maxUrlLength) {
+      return this.reject(new HttpError(414, 'URL too long'), request, path, query, env, ctx, light);
+    }
+    const method = request.method;
+    const match = router.match(method, path);
+    if (match === null) return this.unmatched(request, method, path, query, env, ctx, light);
+    const params = match.params;
+    if (match.malformed) return this.reject(new HttpError(400, 'Malformed percent-encoding in the path'), request, path, query, env, ctx, light);
+    const max = this.settings.maxParamLength;
+    for (const k in params) {
+      if (params[k].length > max) return this.reject(new HttpError(414, `Path parameter "${k}" is too long`), request, path, query, env, ctx, light);
+    }
+    const route = match.value;
+    const c = new Context<E>(this.config, request, path, query, params, env, ctx, light);
+    let out: unknown;
+    try {
+      out = route.chain(c);
+    } catch (error) {
+      return this.fail(error, c, route.onError);
+    }
+    if (out instanceof Promise) {
+      return out.then(
+        (value) => finish(c, value),
+        (error) => this.fail(error, c, route.onError),
+      );
+    }
+    return finish(c, out);
+  }
+
+  /** The route table, for tooling and tests: method and pattern of every route, mounts included. */
+  get routeList(): { method: string; path: string }[] {
+    const out: { method: string; path: string }[] = [];
+    this.walk('', [], (app, route, full) => {
+      void app;
+      out.push({ method: route.method, path: full });
+    });
+    return out;
+  }
+
+  private add(method: string, path: string, handlers: Handler[]): this {
+    if (handlers.length === 0) throw new Error(`No handler for ${method} ${path}`);
+    this.routes.push({ method, path, handlers });
+    this.router = null;
+    return this;
+  }
+
+  /** Visit every route with its full path, and collect every app's middleware with full prefixes. */
+  private walk(prefix: string, parents: ScopedMiddleware[], visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void): ScopedMiddleware[] {
+    const own = this.middleware.map((m) => scope(joinPath(prefix, m.prefix), m.fn, this));
+    const mws = [...parents, ...own];
+    for (const route of this.routes) visit(this, route, joinPath(prefix, route.path), mws);
+    const all = [...own];
+    for (const m of this.mounts) all.push(...m.app.walk(joinPath(prefix, m.prefix), mws, visit));
+    return all;
+  }
+
+  /** Compile the route table: each route's middleware chain is composed here, once. */
+  private build(): Router<CompiledRoute> {
+    const router = new Router<CompiledRoute>();
+    const rootError = this.errorResponder(this);
+    this.scoped = this.walk('', [], (app, route, full, mws) => {
+      const routeSegments = splitSegments(full);
+      const chain: Handler[] = [];
+      for (const m of mws) {
+        const rel = relate(m.segments, routeSegments);
+        if (rel === 'covers') chain.push(m.fn);
+        else if (rel === 'maybe') chain.push(guard(m.test, m.fn));
+      }
+      chain.push(...route.handlers);
+      const onError = app === this ? rootError : this.errorResponder(app);
+      router.add(route.method, full, { chain: compose(chain, onError), onError, pattern: full });
+    });
+    this.router = router;
+    return router;
+  }
+
+  private errorResponder(app: App<any>): ErrorResponder {
+    const custom = app.errorHandler ?? this.errorHandler;
+    const dev = this.settings.dev;
+    const fallback = (error: unknown, c: Context<any, any>) => {
+      if (error instanceof HttpError && error.status === 404 && this.notFoundHandler) return this.notFoundHandler(c);
+      return errorResponse(error, c.req.header('accept') ?? null, dev);
+    };
+    if (!custom) return fallback;
+    return async (error, c) => {
+      try {
+        return await custom(error, c);
+      } catch (again) {
+        return fallback(again, c);
+      }
+    };
+  }
+
+  private fail(error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Result> {
+    c.error = error;
+    return Promise.resolve()
+      .then(() => onError(error, c))
+      .catch((again) => errorResponse(again, null, this.settings.dev))
+      .then((res) => finish(c, res));
+  }
+
+  /** 404, 405 and automatic OPTIONS, run through the middleware whose prefix covers the path. */
+  private unmatched(request: RequestLike, method: string, path: string, query: string, env: unknown, ctx: ExecutionContext | undefined, light: boolean): Result | Promise<Result> {
+    const router = this.router!;
+    const allowed = router.allowed(path);
+    let final: Handler;
+    if (allowed.length > 0) {
+      const allow = (allowed.includes('OPTIONS') ? allowed : [...allowed, 'OPTIONS']).join(', ');
+      final =
+        method === 'OPTIONS'
+          ? () => new Response(null, { status: 204, headers: { allow } })
+          : () => {
+              throw new HttpError(405, `${method} is not allowed here`, { headers: { allow } });
+            };
+    } else {
+      const alternate = this.settings.trailingSlash === 'redirect' ? otherSlash(path) : null;
+      if (alternate !== null && router.match(method, alternate) !== null) {
+        const location = alternate + (query ? '?' + query : '');
+        final = () => new Response(null, { status: method === 'GET' || method === 'HEAD' ? 301 : 308, headers: { location } });
+      } else {
+        final = (c) => (this.notFoundHandler ? this.notFoundHandler(c as Context<E>) : errorResponse(new HttpError(404), c.req.header('accept') ?? null, false));
+      }
+    }
+    const chain = this.scoped.filter((m) => m.test.test(path)).map((m) => m.fn);
+    chain.push(final);
+    const onError = this.errorResponder(this);
+    const c = new Context<E>(this.config, request, path, query, {}, env, ctx, light);
+    let out: unknown;
+    try {
+      out = compose(chain, onError)(c);
+    } catch (error) {
+      return this.fail(error, c, onError);
+    }
+    return out instanceof Promise ? out.then((v) => finish(c, v), (e) => this.fail(e, c, onError)) : finish(c, out);
+  }
+
+  /** Answer a request refused before routing (URL too long, bad encoding) through the error handler. */
+  private reject(error: HttpError, request: RequestLike, path: string, query: string, env: unknown, ctx: ExecutionContext | undefined, light: boolean): Promise<Result> {
+    const c = new Context<E>(this.config, request, path, query, {}, env, ctx, light);
+    return this.fail(error, c, this.errorResponder(this));
+  }
+}
+
+function finish(c: Context<any, any>, value: unknown): Result {
+  const res = (value ?? c._res) as Result | undefined;
+  if (res === undefined) throw new Error('The handler returned no response');
+  if (res instanceof LightResponse || res === c._made) return res;
+  const pending = c._pendingHeaders;
+  if (!(res instanceof Response)) throw new TypeError('A handler must return a Response (c.json, c.text, c.html, c.body or new Response)');
+  return pending === null ? res : withHeaders(res, pending);
+}
+
+/** A real Response; HEAD answers drop the body. */
+function real(r: Result, method: string): Response {
+  const res = r instanceof LightResponse ? r.toResponse() : r;
+  if (method === 'HEAD' && res.body !== null) return new Response(null, { status: res.status, headers: res.headers });
+  return res;
+}
+
+function joinPath(prefix: string, path: string): string {
+  const p = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  if (path === '/' || path === '') return p === '' ? '/' : p;
+  if (path === '*') return p + '/*';
+  return p + (path.startsWith('/') ? path : '/' + path);
+}
+
+function splitSegments(path: string): string[] {
+  if (path === '/' || path === '*' || path === '/*' || path === '') return path.endsWith('*') ? ['*'] : [];
+  return path.slice(1).split('/');
+}
+
+function scope(prefix: string, fn: Handler, owner: App<any>): ScopedMiddleware {
+  const clean = prefix.replace(/\/\*$|\*$/, '').replace(/\/$/, '');
+  const segments = clean === '' ? [] : clean.slice(1).split('/');
+  const body = segments
+    .map((s) => (s.startsWith(':') ? '[^/]+' : s === '*' ? '.*' : escapeRegExp(encodeSegment(s))))
+    .join('/');
+  return { segments, test: new RegExp(segments.length === 0 ? '^/' : `^/${body}(?:/|$)`), fn, owner };
+}
+
+function isDynamic(segment: string): boolean {
+  return segment.startsWith(':') || segment.startsWith('*');
+}
+
+/** Does a middleware prefix cover every request of a route, some of them, or none? */
+function relate(prefix: string[], route: string[]): 'covers' | 'maybe' | 'none' {
+  let result: 'covers' | 'maybe' = 'covers';
+  for (let i = 0; i < prefix.length; i++) {
+    const p = prefix[i];
+    const r = route[i];
+    if (r === undefined) return 'none';
+    if (r.startsWith('*')) return 'maybe';
+    if (isDynamic(p)) {
+      if (r.endsWith('?')) result = 'maybe';
+      continue;
+    }
+    if (isDynamic(r)) result = 'maybe';
+    else if (p !== r) return 'none';
+  }
+  return result;
+}
+
+function guard(test: RegExp, fn: Handler): Handler {
+  return (c, next) => (test.test(c.path) ? fn(c, next) : next());
+}
+
+function otherSlash(path: string): string | null {
+  if (path === '/') return null;
+  return path.endsWith('/') ? path.slice(0, -1) : path + '/';
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function encodeSegment(text: string): string {
+  return /^[\w\-.~!$&'()*+,;=:@]*$/.test(text) ? text : encodeURIComponent(text);
+}

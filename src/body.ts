@@ -1,0 +1,51 @@
+import { HttpError } from './errors.ts';
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Read a request body into memory, stopping at `limit` bytes: the rest is never
+ * read, and the stream is cancelled so the runtime can drop it.
+ */
+export async function readBody(
+  body: ReadableStream<Uint8Array> | null,
+  contentLength: string | null,
+  limit: number,
+): Promise<Uint8Array> {
+  if (contentLength !== null) {
+    const declared = Number(contentLength);
+    if (declared > limit) {
+      await body?.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+  }
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
+}

@@ -1,0 +1,51 @@
+/** Parse a Cookie header. Bad percent-encoding keeps the raw value; the first of duplicate names wins. */
+export function parseCookies(header: string | null, limit = 100): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  if (!header) return out;
+  let count = 0;
+  for (const part of header.split(';')) {
+    if (++count > limit) break;
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    const name = part.slice(0, eq).trim();
+    if (!name || name in out) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        // keep the raw text
+      }
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+export interface CookieOptions {
+  domain?: string;
+  path?: string;
+  expires?: Date;
+  maxAge?: number;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
+  partitioned?: boolean;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
+  if (!TOKEN.test(name)) throw new TypeError(`Invalid cookie name: ${name}`);
+  let out = `${name}=${encodeURIComponent(value)}`;
+  if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`;
+  if (options.expires) out += `; Expires=${options.expires.toUTCString()}`;
+  if (options.domain) out += `; Domain=${options.domain}`;
+  out += `; Path=${options.path ?? '/'}`;
+  if (options.httpOnly) out += '; HttpOnly';
+  if (options.secure || options.sameSite === 'None' || options.partitioned) out += '; Secure';
+  if (options.sameSite) out += `; SameSite=${options.sameSite}`;
+  if (options.partitioned) out += '; Partitioned';
+  return out;
+}

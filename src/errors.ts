@@ -1,0 +1,88 @@
+/** An error that carries the HTTP status to answer with. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: HeadersInit | undefined;
+  /** Extra RFC 9457 members, e.g. `errors` listing validation issues. */
+  readonly details: Record<string, unknown> | undefined;
+  /** Whether the message may be shown to the client; defaults to status < 500. */
+  readonly expose: boolean;
+
+  constructor(
+    status: number,
+    message?: string,
+    options: { cause?: unknown; headers?: HeadersInit; details?: Record<string, unknown>; expose?: boolean } = {},
+  ) {
+    super(message ?? STATUS_TEXT[status] ?? 'Error', options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HttpError';
+    this.status = status >= 400 && status <= 599 ? status : 500;
+    this.headers = options.headers;
+    this.details = options.details;
+    this.expose = options.expose ?? this.status < 500;
+  }
+}
+
+export const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** JSON unless the client asks for HTML ahead of JSON (a browser's Accept does). */
+export function prefersHtml(accept: string | null): boolean {
+  if (!accept) return false;
+  const html = accept.indexOf('text/html');
+  if (html === -1) return false;
+  const json = accept.search(/application\/(?:problem\+)?json/);
+  return json === -1 || html < json;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
+}
+
+/**
+ * The default error response: RFC 9457 problem+json, or a short HTML page for
+ * a browser. A 5xx shows its message and stack only in dev mode.
+ */
+export function errorResponse(error: unknown, accept: string | null, dev: boolean, instance?: string): Response {
+  const http = error instanceof HttpError ? error : null;
+  const status = http ? http.status : 500;
+  const title = STATUS_TEXT[status] ?? 'Error';
+  const show = dev || (http !== null && http.expose);
+  const detail = show && error instanceof Error ? error.message : undefined;
+  const headers = new Headers(http?.headers);
+  if (prefersHtml(accept)) {
+    headers.set('content-type', 'text/html; charset=utf-8');
+    const stack = dev && error instanceof Error && error.stack ? `<pre>${escapeHtml(error.stack)}</pre>` : '';
+    const body =
+      `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${status} ${title}</title></head>` +
+      `<body><h1>${status} ${title}</h1>${detail && detail !== title ? `<p>${escapeHtml(detail)}</p>` : ''}${stack}</body></html>`;
+    return new Response(body, { status, headers });
+  }
+  headers.set('content-type', 'application/problem+json');
+  const problem: Record<string, unknown> = { type: 'about:blank', title, status };
+  if (detail !== undefined && detail !== title) problem.detail = detail;
+  if (instance !== undefined) problem.instance = instance;
+  if (http?.details) Object.assign(problem, http.details);
+  if (dev && error instanceof Error && error.stack) problem.stack = error.stack;
+  return new Response(JSON.stringify(problem), { status, headers });
+}

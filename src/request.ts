@@ -1,0 +1,153 @@
+import { readBody } from './body.ts';
+import { parseCookies } from './cookies.ts';
+import { HttpError } from './errors.ts';
+import type { Params } from './router.ts';
+
+/**
+ * What the core reads from an incoming request. A real `Request` satisfies it;
+ * an adapter may pass a lazier object and offer `toRequest()` to build the real
+ * one only when a handler asks for `c.req.raw`.
+ */
+export interface RequestLike {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly signal: AbortSignal;
+  toRequest?(): Request;
+}
+
+export type FormValue = string | File;
+
+const decoder = new TextDecoder();
+
+/** The request side of a context: params, query, headers, cookies and body readers that read once. */
+export class RoveRequest {
+  #raw: RequestLike;
+  #query: URLSearchParams | undefined;
+  #cookies: Record<string, string> | undefined;
+  #bytes: Promise<Uint8Array> | undefined;
+  #text: Promise<string> | undefined;
+  #json: Promise<unknown> | undefined;
+  #form: Promise<FormData> | undefined;
+
+  constructor(
+    raw: RequestLike,
+    /** The decoded path, without the query. */
+    readonly path: string,
+    private readonly queryString: string,
+    private readonly params: Params,
+    private readonly limit: () => number,
+  ) {
+    this.#raw = raw;
+  }
+
+  get method(): string {
+    return this.#raw.method;
+  }
+  get url(): string {
+    return this.#raw.url;
+  }
+  get headers(): Headers {
+    return this.#raw.headers;
+  }
+  get signal(): AbortSignal {
+    return this.#raw.signal;
+  }
+  /** The WHATWG Request. On Node it is built on first access. */
+  get raw(): Request {
+    const r = this.#raw;
+    if (typeof r.toRequest === 'function') {
+      const real = r.toRequest();
+      this.#raw = real;
+      return real;
+    }
+    return r as Request;
+  }
+
+  param(): Params;
+  param(name: string): string | undefined;
+  param(name?: string): Params | string | undefined {
+    return name === undefined ? this.params : this.params[name];
+  }
+
+  /** First value of a query parameter, or every parameter's first value. */
+  query(): Record<string, string>;
+  query(name: string): string | undefined;
+  query(name?: string): Record<string, string> | string | undefined {
+    const q = (this.#query ??= new URLSearchParams(this.queryString));
+    if (name !== undefined) return q.get(name) ?? undefined;
+    const out: Record<string, string> = {};
+    for (const [k, v] of q) if (!(k in out)) out[k] = v;
+    return out;
+  }
+
+  /** Every value of a query parameter. */
+  queries(name: string): string[] {
+    return (this.#query ??= new URLSearchParams(this.queryString)).getAll(name);
+  }
+
+  header(name: string): string | undefined {
+    return this.#raw.headers.get(name) ?? undefined;
+  }
+
+  cookie(): Record<string, string>;
+  cookie(name: string): string | undefined;
+  cookie(name?: string): Record<string, string> | string | undefined {
+    const all = (this.#cookies ??= parseCookies(this.#raw.headers.get('cookie')));
+    return name === undefined ? all : all[name];
+  }
+
+  /** The body bytes, read once up to the body limit (413 beyond it). */
+  bytes(): Promise<Uint8Array> {
+    return (this.#bytes ??= readBody(this.#raw.body, this.#raw.headers.get('content-length'), this.limit()));
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = await this.bytes();
+    return b.buffer.byteLength === b.byteLength ? (b.buffer as ArrayBuffer) : (b.slice().buffer as ArrayBuffer);
+  }
+
+  text(): Promise<string> {
+    return (this.#text ??= this.bytes().then((b) => decoder.decode(b)));
+  }
+
+  /** The parsed JSON body; invalid JSON answers 400. */
+  json<T = unknown>(): Promise<T> {
+    return (this.#json ??= this.text().then((t) => {
+      try {
+        return JSON.parse(t);
+      } catch {
+        throw new HttpError(400, 'Invalid JSON body');
+      }
+    })) as Promise<T>;
+  }
+
+  /** The body as FormData (urlencoded or multipart); anything else answers 415. */
+  formData(): Promise<FormData> {
+    return (this.#form ??= this.bytes().then(async (b) => {
+      const type = this.#raw.headers.get('content-type') ?? '';
+      if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) {
+        throw new HttpError(415, 'Expected a form body (urlencoded or multipart)');
+      }
+      try {
+        return await new Response(b as BodyInit, { headers: { 'content-type': type } }).formData();
+      } catch {
+        throw new HttpError(400, 'Malformed form body');
+      }
+    }));
+  }
+
+  /** The form as an object; repeated fields become arrays. */
+  async form(): Promise<Record<string, FormValue | FormValue[]>> {
+    const data = await this.formData();
+    const out: Record<string, FormValue | FormValue[]> = {};
+    data.forEach((value, key) => {
+      const prev = out[key];
+      if (prev === undefined) out[key] = value;
+      else if (Array.isArray(prev)) prev.push(value);
+      else out[key] = [prev, value];
+    });
+    return out;
+  }
+}

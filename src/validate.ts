@@ -1,0 +1,72 @@
+import type { Handler } from './compose.ts';
+import type { Context } from './context.ts';
+import { HttpError } from './errors.ts';
+
+/** The Standard Schema v1 interface (zod 4, valibot and arktype implement it). */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardIssue> };
+interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+export type InferOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output'];
+
+export type ValidationTarget = 'json' | 'query' | 'params' | 'form';
+
+/** One failed rule, by path: `address.zip`, `tags.3`; the empty path is the value itself. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+function read(c: Context<any, any>, target: ValidationTarget): unknown {
+  switch (target) {
+    case 'json':
+      return c.req.json();
+    case 'query':
+      return c.req.query();
+    case 'params':
+      return c.req.param();
+    case 'form':
+      return c.req.form();
+  }
+}
+
+function issuePath(issue: StandardIssue): string {
+  return (issue.path ?? []).map((p) => String(typeof p === 'object' && p !== null ? p.key : p)).join('.');
+}
+
+/**
+ * Middleware that validates part of the request against any Standard Schema.
+ * The handler reads the typed result with `c.valid(target)`. A failure answers
+ * 400 problem+json with `errors: [{ path, message }]`.
+ */
+export function validate<T extends ValidationTarget, S extends StandardSchemaV1>(
+  target: T,
+  schema: S,
+): Handler<any, { [K in T]: InferOutput<S> }> {
+  if (!schema || typeof schema['~standard']?.validate !== 'function') {
+    throw new TypeError('validate() needs a Standard Schema (zod 4, valibot, arktype, …)');
+  }
+  const check = schema['~standard'].validate;
+  return async (c, next) => {
+    const input = await read(c, target);
+    const result = await check(input);
+    if (result.issues) {
+      const errors: ValidationIssue[] = result.issues.map((i) => ({ path: issuePath(i), message: i.message }));
+      throw new HttpError(400, `Invalid ${target}`, { details: { errors } });
+    }
+    (c._valid ??= {})[target] = result.value;
+    await next();
+  };
+}
