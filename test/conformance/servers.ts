@@ -1,0 +1,82 @@
+// Starts an example app on one runtime, on a free loopback port, as a direct
+// child process of the runtime binary, and stops it by pid.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, resolveBin, ROOT, startChild, stopChild, type Child } from '../../bench/lib/proc.ts';
+import { bundleWorker, workerdConfig } from '../../bench/lib/workerd.ts';
+
+export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+
+export interface Running {
+  runtime: Runtime;
+  url: string;
+  child: Child;
+  stop(): Promise<void>;
+}
+
+const DENO = ['--allow-net', '--allow-env', '--allow-read'];
+
+/** `[vars]` of wrangler.toml: the bindings a deployed worker gets. */
+export function wranglerVars(): Record<string, string> {
+  const toml = readFileSync(join(ROOT, 'wrangler.toml'), 'utf8');
+  const section = /^\[vars\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(toml)?.[1] ?? '';
+  const vars: Record<string, string> = {};
+  for (const m of section.matchAll(/^\s*([A-Za-z_][\w]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*$/gm)) vars[m[1]] = JSON.parse(`"${m[2]}"`);
+  return vars;
+}
+
+function command(runtime: Runtime, dir: string, port: number, scratch: string): { bin: string; args: string[] } {
+  switch (runtime) {
+    case 'node':
+      return { bin: resolveBin('node'), args: ['--conditions=source', '--import', 'tsx', `${dir}/node.ts`] };
+    case 'deno':
+      return { bin: resolveBin('deno'), args: ['run', ...DENO, `${dir}/deno.ts`] };
+    case 'bun':
+      return { bin: resolveBin('bun'), args: [`${dir}/bun.ts`] };
+    case 'deno-deploy':
+      return { bin: resolveBin('deno'), args: ['serve', ...DENO, '--host', '127.0.0.1', '--port', String(port), `${dir}/deploy.ts`] };
+    case 'workerd': {
+      bundleWorker(join(ROOT, dir, 'worker.ts'), join(scratch, 'worker.js'));
+      const config = workerdConfig({ port, module: 'worker.js', compatibilityFlags: ['nodejs_compat'], bindings: wranglerVars() });
+      writeFileSync(join(scratch, 'config.capnp'), config);
+      return { bin: resolveBin('workerd'), args: ['serve', join(scratch, 'config.capnp')] };
+    }
+  }
+}
+
+/** Start `dir`'s entry for `runtime` and wait until `readyPath` answers 200. */
+export async function start(runtime: Runtime, dir = 'examples/hello', readyPath = '/', env: Record<string, string> = {}): Promise<Running> {
+  const port = await freePort();
+  const base = join(tmpdir(), 'rove-conformance');
+  mkdirSync(base, { recursive: true });
+  const scratch = mkdtempSync(join(base, `${runtime}-`));
+  const { bin, args } = command(runtime, dir, port, scratch);
+  const child = startChild(bin, args, { PORT: String(port), HOST: '127.0.0.1', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...env });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopChild(child);
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exited) {
+      await stop();
+      throw new Error(`${runtime} exited before it was ready (code ${child.exitCode}, signal ${child.exitSignal}):\n${child.output()}`);
+    }
+    try {
+      const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${runtime} did not become ready in 30 s:\n${child.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { runtime, url, child, stop };
+}
