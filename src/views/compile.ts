@@ -1,0 +1,653 @@
+import type { Binding, Expr, Node, Pos, ViewAst } from './ast.ts';
+import type { ViewLimits } from './limits.ts';
+import {
+  type BlockContext, type Eff, Frame, hasOwn, innermostLoop, lookupFree, type Site, siteError,
+  type State, type Str, toHtml, toRaw, type Val,
+} from './runtime.ts';
+import { escapeHtml } from './escape.ts';
+
+/**
+ * AST -> nested closures. No code is generated from strings: every closure
+ * below is written out here, chosen at compile time by the shape of the node.
+ * Output is built by string concatenation: runs of "pure" nodes (text,
+ * output, an `if` over pure branches) return strings that are concatenated;
+ * loops, includes, layouts and slots append to `st.out`.
+ */
+
+/** A compiled view, linked to the views it includes by its engine. */
+export interface Linked {
+  /** Appends the view's output to st.out (used for includes and layouts). */
+  run: Eff;
+  /** The whole output as a string, when the view has no loop/include/layout/slot. */
+  str: Str | null;
+}
+
+/** A reference to an included view or layout, filled in by the engine after loading. */
+export interface Link {
+  target: Linked | null;
+}
+
+export interface Dependency {
+  name: string;
+  at: Pos;
+  kind: 'include' | 'layout';
+  link: Link;
+  /** For layouts: the blocks given, which the layout must have slots for. */
+  blocks?: { name: string; at: Pos }[];
+}
+
+export interface CompiledView extends Linked {
+  deps: Dependency[];
+  /** Slot names this view defines. */
+  slots: string[];
+}
+
+export function compileView(ast: ViewAst, view: string, limits: ViewLimits): CompiledView {
+  const ctx: Ctx = { view, limits, deps: [], slots: [] };
+  const seq = compileNodes(ast.body, [], ctx);
+  return { run: toEff(seq), str: seq.eff === undefined ? toStr(seq) : null, deps: ctx.deps, slots: ctx.slots };
+}
+
+interface Ctx {
+  view: string;
+  limits: ViewLimits;
+  deps: Dependency[];
+  slots: string[];
+}
+
+/** Names bound by the enclosing loops of this view, innermost last. */
+type Scope = readonly string[];
+
+/** Exactly one of text / pure / eff. */
+interface Seq {
+  text?: string;
+  pure?: Str;
+  eff?: Eff;
+}
+
+// ---------------------------------------------------------------- sequences
+
+type Item =
+  | { k: 'text'; v: string }
+  | { k: 'pure'; make: (pre: string, suf: string) => Str | string }
+  | { k: 'eff'; f: Eff };
+
+function compileNodes(nodes: readonly Node[], scope: Scope, ctx: Ctx): Seq {
+  const items: Item[] = [];
+  for (const node of nodes) {
+    const item = compileNode(node, scope, ctx);
+    const last = items[items.length - 1];
+    if (item.k === 'text' && last !== undefined && last.k === 'text') last.v += item.v;
+    else items.push(item);
+  }
+  // Bake the text around each pure node into its closure: `'(' + v + '/'` is one step.
+  const effs: Eff[] = [];
+  let run: (Str | string)[] = [];
+  const flush = () => {
+    const s = concat(run);
+    run = [];
+    if (s === '') return;
+    if (typeof s === 'string') effs.push((st) => { st.out += s; });
+    else effs.push((st) => { st.out += s(st); });
+  };
+  let pending = '';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (item.k === 'text') {
+      pending += item.v;
+    } else if (item.k === 'pure') {
+      let suf = '';
+      const next = items[i + 1];
+      const afterNext = items[i + 2];
+      // Trailing text goes into this node too, unless another pure node will take it as prefix.
+      if (next !== undefined && next.k === 'text' && (afterNext === undefined || afterNext.k === 'eff')) {
+        suf = next.v;
+        i++;
+      }
+      run.push(item.make(pending, suf));
+      pending = '';
+    } else {
+      if (pending !== '') run.push(pending);
+      pending = '';
+      flush();
+      effs.push(item.f);
+    }
+  }
+  if (pending !== '') run.push(pending);
+  if (effs.length === 0) {
+    const s = concat(run);
+    return typeof s === 'string' ? { text: s } : { pure: s };
+  }
+  flush();
+  return { eff: sequence(effs) };
+}
+
+/** Concatenation of string parts; constant when every part is. */
+function concat(parts: readonly (Str | string)[]): Str | string {
+  // Merge adjacent constants first.
+  const merged: (Str | string)[] = [];
+  for (const p of parts) {
+    const last = merged[merged.length - 1];
+    if (typeof p === 'string' && typeof last === 'string') merged[merged.length - 1] = last + p;
+    else if (p !== '') merged.push(p);
+  }
+  if (merged.length === 0) return '';
+  if (merged.length === 1) return merged[0]!;
+  const fns = merged.map((p) => (typeof p === 'string' ? () => p : p));
+  return catAll(fns);
+}
+
+function catAll(f: readonly Str[]): Str {
+  switch (f.length) {
+    case 1: return f[0]!;
+    case 2: { const [a, b] = f as [Str, Str]; return (st) => a(st) + b(st); }
+    case 3: { const [a, b, c] = f as [Str, Str, Str]; return (st) => a(st) + b(st) + c(st); }
+    case 4: { const [a, b, c, d] = f as [Str, Str, Str, Str]; return (st) => a(st) + b(st) + c(st) + d(st); }
+    case 5: { const [a, b, c, d, e] = f as [Str, Str, Str, Str, Str]; return (st) => a(st) + b(st) + c(st) + d(st) + e(st); }
+    case 6: {
+      const [a, b, c, d, e, g] = f as [Str, Str, Str, Str, Str, Str];
+      return (st) => a(st) + b(st) + c(st) + d(st) + e(st) + g(st);
+    }
+    default: {
+      // A balanced tree keeps closure depth logarithmic in the run length.
+      const mid = f.length >> 1;
+      const left = catAll(f.slice(0, mid));
+      const right = catAll(f.slice(mid));
+      return (st) => left(st) + right(st);
+    }
+  }
+}
+
+function sequence(f: readonly Eff[]): Eff {
+  switch (f.length) {
+    case 1: return f[0]!;
+    case 2: { const [a, b] = f as [Eff, Eff]; return (st) => { a(st); b(st); }; }
+    case 3: { const [a, b, c] = f as [Eff, Eff, Eff]; return (st) => { a(st); b(st); c(st); }; }
+    default:
+      return (st) => {
+        for (let i = 0; i < f.length; i++) f[i]!(st);
+      };
+  }
+}
+
+function toEff(seq: Seq): Eff {
+  if (seq.eff !== undefined) return seq.eff;
+  if (seq.pure !== undefined) {
+    const p = seq.pure;
+    return (st) => { st.out += p(st); };
+  }
+  const t = seq.text!;
+  if (t === '') return noop;
+  return (st) => { st.out += t; };
+}
+
+function toStr(seq: Seq): Str {
+  if (seq.pure !== undefined) return seq.pure;
+  const t = seq.text ?? '';
+  return () => t;
+}
+
+const noop: Eff = () => {};
+
+// ---------------------------------------------------------------- nodes
+
+function compileNode(node: Node, scope: Scope, ctx: Ctx): Item {
+  switch (node.t) {
+    case 'text': return { k: 'text', v: node.v };
+    case 'out': return compileOut(node, scope, ctx);
+    case 'if': return compileIf(node, scope, ctx);
+    case 'each': return { k: 'eff', f: compileEach(node, scope, ctx) };
+    case 'inc': return { k: 'eff', f: compileInclude(node, scope, ctx) };
+    case 'lay': return { k: 'eff', f: compileLayout(node, scope, ctx) };
+    case 'slot': return { k: 'eff', f: compileSlot(node, scope, ctx) };
+  }
+}
+
+function site(ctx: Ctx, at: Pos, tag: string): Site {
+  return { view: ctx.view, at, tag: `${tag} at line ${at[0]}, column ${at[1]}` };
+}
+
+function compileOut(node: Extract<Node, { t: 'out' }>, scope: Scope, ctx: Ctx): Item {
+  const e = compileExpr(node.e, scope);
+  const s = site(ctx, node.at, node.raw ? '{{{ }}}' : '{{ }}');
+  if (e.constant) {
+    const v = node.raw ? toRaw(e.value, s) : toHtml(e.value, s);
+    return { k: 'text', v };
+  }
+  const f = e.f;
+  if (e.type === 'number') {
+    // Loop counters and arithmetic: no escaping, no type test.
+    return { k: 'pure', make: (pre, suf) => (st) => pre + (f(st) as number) + suf };
+  }
+  if (node.raw) {
+    return { k: 'pure', make: (pre, suf) => (st) => pre + toRaw(f(st), s) + suf };
+  }
+  return {
+    k: 'pure',
+    make: (pre, suf) => {
+      if (pre === '' && suf === '') return (st) => toHtml(f(st), s);
+      if (suf === '') return (st) => pre + toHtml(f(st), s);
+      return (st) => pre + toHtml(f(st), s) + suf;
+    },
+  };
+}
+
+function compileIf(node: Extract<Node, { t: 'if' }>, scope: Scope, ctx: Ctx): Item {
+  const branches: { test: CExpr; body: Seq }[] = [];
+  for (const br of node.br) {
+    const test = compileExpr(br.e, scope);
+    if (test.constant && !test.value) continue; // never taken
+    branches.push({ test, body: compileNodes(br.b, scope, ctx) });
+    if (test.constant) break; // always taken: later branches and else are dead
+  }
+  const lastConst = branches.length > 0 && branches[branches.length - 1]!.test.constant;
+  const els: Seq = lastConst ? { text: '' } : node.el ? compileNodes(node.el, scope, ctx) : { text: '' };
+  if (lastConst) {
+    const only = branches.pop()!;
+    if (branches.length === 0) return seqItem(only.body);
+    return buildIf(branches, only.body);
+  }
+  if (branches.length === 0) return seqItem(els);
+  return buildIf(branches, els);
+}
+
+function seqItem(seq: Seq): Item {
+  if (seq.eff !== undefined) return { k: 'eff', f: seq.eff };
+  if (seq.pure !== undefined) {
+    const p = seq.pure;
+    return { k: 'pure', make: (pre, suf) => (pre === '' && suf === '' ? p : (st) => pre + p(st) + suf) };
+  }
+  return { k: 'text', v: seq.text! };
+}
+
+function buildIf(branches: { test: CExpr; body: Seq }[], els: Seq): Item {
+  const anyEff = els.eff !== undefined || branches.some((b) => b.body.eff !== undefined);
+  const tests = branches.map((b) => b.test.f);
+  if (anyEff) {
+    const bodies = branches.map((b) => toEff(b.body));
+    const other = toEff(els);
+    if (tests.length === 1) {
+      const t = tests[0]!;
+      const a = bodies[0]!;
+      return { k: 'eff', f: (st) => { if (t(st)) a(st); else other(st); } };
+    }
+    return {
+      k: 'eff',
+      f: (st) => {
+        for (let i = 0; i < tests.length; i++) {
+          if (tests[i]!(st)) { bodies[i]!(st); return; }
+        }
+        other(st);
+      },
+    };
+  }
+  const allText = els.text !== undefined && branches.every((b) => b.body.text !== undefined);
+  if (allText && tests.length === 1) {
+    // {{#if @first}}F{{else}}-{{/if}}: one test, two constants.
+    const t = tests[0]!;
+    const a = branches[0]!.body.text!;
+    const b = els.text!;
+    return { k: 'pure', make: (pre, suf) => { const x = pre + a + suf; const y = pre + b + suf; return (st) => (t(st) ? x : y); } };
+  }
+  const bodies = branches.map((b) => toStr(b.body));
+  const other = toStr(els);
+  if (tests.length === 1) {
+    const t = tests[0]!;
+    const a = bodies[0]!;
+    return { k: 'pure', make: (pre, suf) => (st) => pre + (t(st) ? a(st) : other(st)) + suf };
+  }
+  return {
+    k: 'pure',
+    make: (pre, suf) => (st) => {
+      for (let i = 0; i < tests.length; i++) {
+        if (tests[i]!(st)) return pre + bodies[i]!(st) + suf;
+      }
+      return pre + other(st) + suf;
+    },
+  };
+}
+
+function compileEach(node: Extract<Node, { t: 'each' }>, scope: Scope, ctx: Ctx): Eff {
+  const coll = compileExpr(node.e, scope).f;
+  const body = compileNodes(node.b, [...scope, node.as], ctx);
+  const els = node.el ? toEff(compileNodes(node.el, scope, ctx)) : noop;
+  const s = site(ctx, node.at, '{{#each}}');
+  const { loopIterations: maxLoop, totalIterations: maxTotal, outputSize: maxOut } = ctx.limits;
+  const name = node.as;
+
+  // Everything that can throw in the loop header is outside the hot path.
+  const start = (st: State): Frame | null => {
+    let c = coll(st);
+    if (!Array.isArray(c)) {
+      c = iterate(c, maxLoop, s);
+      if (c === null) return null;
+    }
+    const n = (c as unknown[]).length;
+    if (n === 0) return null;
+    if (n > maxLoop) throw siteError(s, 'limit', `a loop over ${n} items exceeds limits.loopIterations (${maxLoop})`);
+    if ((st.iters += n) > maxTotal) throw siteError(s, 'limit', `loops ran more than limits.totalIterations (${maxTotal}) in one render`);
+    const f = new Frame(st.frame, name, c, n, null);
+    st.frame = f;
+    return f;
+  };
+  const tooLong = () => siteError(s, 'limit', `output exceeds limits.outputSize (${maxOut} characters)`);
+
+  if (body.eff === undefined) {
+    const b = toStr(body);
+    return (st) => {
+      const f = start(st);
+      if (f === null) return els(st);
+      const items = f.value as unknown[];
+      const n = f.length;
+      let out = st.out;
+      for (let i = 0; i < n; i++) {
+        f.index = i;
+        f.value = items[i];
+        out += b(st);
+        if (out.length > maxOut) throw tooLong();
+      }
+      st.out = out;
+      st.frame = f.parent;
+    };
+  }
+  const b = body.eff;
+  return (st) => {
+    const f = start(st);
+    if (f === null) return els(st);
+    const items = f.value as unknown[];
+    const n = f.length;
+    for (let i = 0; i < n; i++) {
+      f.index = i;
+      f.value = items[i];
+      b(st);
+      if (st.out.length > maxOut) throw tooLong();
+    }
+    st.frame = f.parent;
+  };
+}
+
+/** Elements of a Set, a Map (entries) or another iterable object; null when not iterable. */
+function iterate(c: unknown, maxLoop: number, s: Site): unknown[] | null {
+  if (c === null || typeof c !== 'object') return null; // strings, numbers... render the else part
+  if (c instanceof Set || c instanceof Map) {
+    if (c.size > maxLoop) throw siteError(s, 'limit', `a loop over ${c.size} items exceeds limits.loopIterations (${maxLoop})`);
+    return Array.from(c as Iterable<unknown>);
+  }
+  const it = (c as { [Symbol.iterator]?: unknown })[Symbol.iterator];
+  if (typeof it !== 'function') return null;
+  const out: unknown[] = [];
+  // Bounded: an endless generator stops at the limit instead of hanging.
+  for (const x of c as Iterable<unknown>) {
+    if (out.length >= maxLoop) throw siteError(s, 'limit', `a loop exceeds limits.loopIterations (${maxLoop})`);
+    out.push(x);
+  }
+  return out;
+}
+
+function compileBindings(a: Binding[] | undefined, scope: Scope): ((st: State) => Record<string, unknown>) | null {
+  if (a === undefined || a.length === 0) return null;
+  const keys = a.map(([k]) => k);
+  const values = a.map(([, e]) => compileExpr(e, scope).f);
+  return (st) => {
+    const vars: Record<string, unknown> = Object.create(null);
+    for (let i = 0; i < keys.length; i++) vars[keys[i]!] = values[i]!(st);
+    return vars;
+  };
+}
+
+function compileInclude(node: Extract<Node, { t: 'inc' }>, scope: Scope, ctx: Ctx): Eff {
+  const link: Link = { target: null };
+  ctx.deps.push({ name: node.n, at: node.at, kind: 'include', link });
+  const s = site(ctx, node.at, `{{> ${node.n}}}`);
+  const { includeDepth: maxDepth, outputSize: maxOut } = ctx.limits;
+  const bindings = compileBindings(node.a, scope);
+  return (st) => {
+    if (++st.depth > maxDepth) throw depthError(s, maxDepth);
+    const saved = st.frame;
+    if (bindings !== null) st.frame = new Frame(saved, null, undefined, 0, bindings(st));
+    link.target!.run(st);
+    st.frame = saved;
+    st.depth--;
+    if (st.out.length > maxOut) throw siteError(s, 'limit', `output exceeds limits.outputSize (${maxOut} characters)`);
+  };
+}
+
+function depthError(s: Site, max: number) {
+  return siteError(s, 'limit', `includes and layouts nested more than limits.includeDepth (${max}) deep; does a view include itself?`);
+}
+
+function compileLayout(node: Extract<Node, { t: 'lay' }>, scope: Scope, ctx: Ctx): Eff {
+  const link: Link = { target: null };
+  ctx.deps.push({ name: node.n, at: node.at, kind: 'layout', link, blocks: node.bl.map((b) => ({ name: b.n, at: b.at })) });
+  const s = site(ctx, node.at, `{{< ${node.n}}}`);
+  const { includeDepth: maxDepth } = ctx.limits;
+  const table: Record<string, Eff> = Object.create(null);
+  // Blocks are written in the caller's scope and run there, whatever loops the layout is in.
+  for (const b of node.bl) table[b.n] = toEff(compileNodes(b.b, scope, ctx));
+  const bindings = compileBindings(node.a, scope);
+  return (st) => {
+    if (++st.depth > maxDepth) throw depthError(s, maxDepth);
+    const savedFrame = st.frame;
+    const savedBlocks = st.blocks;
+    st.blocks = { table, frame: savedFrame, outer: savedBlocks } satisfies BlockContext;
+    if (bindings !== null) st.frame = new Frame(savedFrame, null, undefined, 0, bindings(st));
+    link.target!.run(st);
+    st.frame = savedFrame;
+    st.blocks = savedBlocks;
+    st.depth--;
+  };
+}
+
+function compileSlot(node: Extract<Node, { t: 'slot' }>, scope: Scope, ctx: Ctx): Eff {
+  if (!ctx.slots.includes(node.n)) ctx.slots.push(node.n);
+  const fallback = toEff(compileNodes(node.b, scope, ctx));
+  const name = node.n;
+  return (st) => {
+    const b = st.blocks;
+    const fill = b === null ? undefined : b.table[name];
+    if (fill === undefined) return fallback(st);
+    const savedFrame = st.frame;
+    st.frame = b!.frame;
+    st.blocks = b!.outer;
+    fill(st);
+    st.frame = savedFrame;
+    st.blocks = b;
+  };
+}
+
+// ---------------------------------------------------------------- expressions
+
+interface CExpr {
+  f: Val;
+  constant: boolean;
+  value?: unknown;
+  /** Known result type, when the closure always returns one. */
+  type?: 'number' | 'boolean';
+}
+
+function constant(value: unknown): CExpr {
+  return { f: () => value, constant: true, value };
+}
+
+function compileExpr(e: Expr, scope: Scope): CExpr {
+  switch (e.k) {
+    case 'lit': return constant(e.v);
+    case 'num': return constant(Number(e.v));
+    case 'name': return { f: compileName(e.n, scope), constant: false };
+    case 'meta': return compileMeta(e.n, scope);
+    case 'get':
+    case 'idx': return compileMember(e, scope);
+    case 'un': return compileUnary(e.op, compileExpr(e.a, scope));
+    case 'bin': return compileBinary(e.op, compileExpr(e.a, scope), compileExpr(e.b, scope));
+    case 'cond': {
+      const t = compileExpr(e.t, scope);
+      const a = compileExpr(e.a, scope);
+      const b = compileExpr(e.b, scope);
+      if (t.constant) return t.value ? a : b;
+      const tf = t.f, af = a.f, bf = b.f;
+      const r: CExpr = { f: (st) => (tf(st) ? af(st) : bf(st)), constant: false };
+      if (a.type !== undefined && a.type === b.type) r.type = a.type;
+      return r;
+    }
+  }
+}
+
+function compileName(n: string, scope: Scope): Val {
+  const i = scope.lastIndexOf(n);
+  if (i < 0) {
+    const skip = scope.length;
+    return (st) => lookupFree(st, skip, n);
+  }
+  const d = scope.length - 1 - i;
+  if (d === 0) return (st) => st.frame!.value;
+  if (d === 1) return (st) => st.frame!.parent!.value;
+  return (st) => {
+    let f = st.frame!;
+    for (let k = 0; k < d; k++) f = f.parent!;
+    return f.value;
+  };
+}
+
+function compileMeta(n: 'index' | 'first' | 'last' | 'length', scope: Scope): CExpr {
+  if (scope.length > 0) {
+    // Inside a loop of this view: the innermost frame is that loop.
+    switch (n) {
+      case 'index': return { f: (st) => st.frame!.index, constant: false, type: 'number' };
+      case 'length': return { f: (st) => st.frame!.length, constant: false, type: 'number' };
+      case 'first': return { f: (st) => st.frame!.index === 0, constant: false, type: 'boolean' };
+      case 'last': return { f: (st) => { const f = st.frame!; return f.index === f.length - 1; }, constant: false, type: 'boolean' };
+    }
+  }
+  // Outside this view's loops: an including view's loop, if any.
+  switch (n) {
+    case 'index': return { f: (st) => innermostLoop(st)?.index, constant: false };
+    case 'length': return { f: (st) => innermostLoop(st)?.length, constant: false };
+    case 'first': return { f: (st) => { const f = innermostLoop(st); return f === null ? undefined : f.index === 0; }, constant: false };
+    case 'last': return { f: (st) => { const f = innermostLoop(st); return f === null ? undefined : f.index === f.length - 1; }, constant: false };
+  }
+}
+
+function compileMember(e: Extract<Expr, { k: 'get' | 'idx' }>, scope: Scope): CExpr {
+  // Collect a chain of static keys `a.b.c` into one closure.
+  const keys: string[] = [];
+  let base: Expr = e;
+  while (base.k === 'get') {
+    keys.push(base.p);
+    base = base.o;
+  }
+  if (keys.length > 0) {
+    keys.reverse();
+    const b = compileExpr(base, scope);
+    return { f: staticPath(b.f, keys), constant: false };
+  }
+  const idx = e as Extract<Expr, { k: 'idx' }>;
+  const o = compileExpr(idx.o, scope).f;
+  const i = compileExpr(idx.i, scope);
+  if (i.constant && (typeof i.value === 'string' || typeof i.value === 'number')) {
+    return { f: staticPath(o, [i.value as string]), constant: false };
+  }
+  const kf = i.f;
+  return {
+    f: (st) => {
+      const obj = o(st);
+      if (obj == null) return undefined;
+      const k = kf(st);
+      if (typeof k !== 'string' && typeof k !== 'number') return undefined;
+      return hasOwn.call(obj, k) ? (obj as Record<string, unknown>)[k] : undefined;
+    },
+    constant: false,
+  };
+}
+
+function staticPath(base: Val, keys: readonly (string | number)[]): Val {
+  if (keys.length === 1) {
+    const k = keys[0]!;
+    return (st) => {
+      const o = base(st);
+      return o != null && hasOwn.call(o, k) ? (o as Record<string, unknown>)[k] : undefined;
+    };
+  }
+  if (keys.length === 2) {
+    const [k1, k2] = keys as [string, string];
+    return (st) => {
+      const o = base(st);
+      if (o == null || !hasOwn.call(o, k1)) return undefined;
+      const p = (o as Record<string, unknown>)[k1];
+      return p != null && hasOwn.call(p, k2) ? (p as Record<string, unknown>)[k2] : undefined;
+    };
+  }
+  return (st) => {
+    let o = base(st);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (o == null || !hasOwn.call(o, k)) return undefined;
+      o = (o as Record<string, unknown>)[k];
+    }
+    return o;
+  };
+}
+
+function compileUnary(op: '!' | '-' | '+', a: CExpr): CExpr {
+  if (a.constant) {
+    const v = a.value as number;
+    return constant(op === '!' ? !v : op === '-' ? -v : +v);
+  }
+  const f = a.f;
+  switch (op) {
+    case '!': return { f: (st) => !f(st), constant: false, type: 'boolean' };
+    case '-': return { f: (st) => -(f(st) as number), constant: false };
+    case '+': return { f: (st) => +(f(st) as number), constant: false };
+  }
+}
+
+type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JS operator semantics on unknown values
+
+function compileBinary(op: string, a: CExpr, b: CExpr): CExpr {
+  if (a.constant && b.constant) return constant(evalBinary(op, a.value, b.value));
+  const x = a.f;
+  const y = b.f;
+  const bool = (f: Val): CExpr => ({ f, constant: false, type: 'boolean' });
+  switch (op) {
+    case '??': return { f: (st) => x(st) ?? y(st), constant: false };
+    case '||': return { f: (st) => x(st) || y(st), constant: false };
+    case '&&': return { f: (st) => x(st) && y(st), constant: false };
+    case '==': return bool((st) => (x(st) as Any) == y(st));
+    case '!=': return bool((st) => (x(st) as Any) != y(st));
+    case '===': return bool((st) => x(st) === y(st));
+    case '!==': return bool((st) => x(st) !== y(st));
+    case '<': return bool((st) => (x(st) as Any) < (y(st) as Any));
+    case '>': return bool((st) => (x(st) as Any) > (y(st) as Any));
+    case '<=': return bool((st) => (x(st) as Any) <= (y(st) as Any));
+    case '>=': return bool((st) => (x(st) as Any) >= (y(st) as Any));
+    case '+': return { f: (st) => (x(st) as Any) + (y(st) as Any), constant: false };
+    case '-': return { f: (st) => (x(st) as Any) - (y(st) as Any), constant: false, type: 'number' };
+    case '*': return { f: (st) => (x(st) as Any) * (y(st) as Any), constant: false, type: 'number' };
+    case '/': return { f: (st) => (x(st) as Any) / (y(st) as Any), constant: false, type: 'number' };
+    case '%': return { f: (st) => (x(st) as Any) % (y(st) as Any), constant: false, type: 'number' };
+  }
+  throw new Error(`views: unknown operator ${op}`);
+}
+
+function evalBinary(op: string, a: Any, b: Any): unknown {
+  switch (op) {
+    case '??': return a ?? b;
+    case '||': return a || b;
+    case '&&': return a && b;
+    case '==': return a == b;
+    case '!=': return a != b;
+    case '===': return a === b;
+    case '!==': return a !== b;
+    case '<': return a < b;
+    case '>': return a > b;
+    case '<=': return a <= b;
+    case '>=': return a >= b;
+    case '+': return a + b;
+    case '-': return a - b;
+    case '*': return a * b;
+    case '/': return a / b;
+    case '%': return a % b;
+  }
+  throw new Error(`views: unknown operator ${op}`);
+}
+
+export { escapeHtml };

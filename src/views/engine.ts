@@ -1,0 +1,431 @@
+import { COMPILED_FORMAT, COMPILED_VERSION, type CompiledViews, type Pos, type ViewAst } from './ast.ts';
+import { type CompiledView, compileView, type Dependency, type Linked } from './compile.ts';
+import { ViewError } from './errors.ts';
+import { resolveLimits, type ViewLimits } from './limits.ts';
+import { candidates, normalizeName } from './names.ts';
+import { parseView } from './parse.ts';
+import { State } from './runtime.ts';
+import { streamText } from './stream.ts';
+
+/** Where view sources come from when they are not in memory (the filesystem loader implements it). */
+export interface ViewSource {
+  /** The source of the view with this normalised name (e.g. `users/card.dve`), or undefined when there is none. */
+  read(name: string): Promise<string | undefined>;
+  /** Every view name, for preload(). */
+  list?(): Promise<string[]>;
+}
+
+export type ViewEvent =
+  | { kind: 'view:compiled'; metadata: { view: string; ms: number } }
+  | { kind: 'view:rendered'; metadata: { view: string; ms: number; size: number; stream: boolean } }
+  | {
+      kind: 'view:error';
+      metadata: { view: string; errorKind: ViewError['kind']; line?: number; column?: number; message: string; error: ViewError };
+    };
+
+export interface ViewsOptions {
+  /** In-memory views by name: `{ 'hello.dve': 'Hello {{ name }}.' }`. */
+  templates?: Record<string, string>;
+  /** The module written by `npm run build:views`: pre-parsed views, no files read at run time. */
+  compiled?: CompiledViews;
+  /** A views directory; needs the filesystem loader (`rove/views` on Node, Deno and Bun). */
+  dir?: string;
+  /** Any other source of view text. */
+  reader?: ViewSource;
+  /** Re-read sources on every render, so an edited file shows up without a restart. */
+  dev?: boolean;
+  /** The extension that may be left out of names. Default `.dve`. */
+  ext?: string;
+  limits?: Partial<ViewLimits>;
+  /** Observability hook; costs nothing when absent. */
+  onEvent?: (event: ViewEvent) => void;
+}
+
+export interface ViewRenderer {
+  render(name: string, data?: unknown): Promise<string>;
+  /** UTF-8 bytes of the same output as render(). */
+  stream(name: string, data?: unknown): ReadableStream<Uint8Array>;
+}
+
+export interface Views extends ViewRenderer {
+  /**
+   * Renders without a promise. Always works for in-memory and pre-compiled
+   * views; with a file loader only for views already loaded by render() or
+   * preload() (and never in dev mode).
+   */
+  renderSync(name: string, data?: unknown): string;
+  /** Loads and compiles views ahead of the first request (all known views when no names are given); reports the first error. */
+  preload(names?: string[]): Promise<void>;
+  /** Forgets every compiled view (the next render loads them again). */
+  invalidate(): void;
+  readonly limits: Readonly<ViewLimits>;
+}
+
+interface Entry extends Linked {
+  key: string;
+  source: string | ViewAst;
+  compiled: CompiledView;
+}
+
+export function createViews(options: ViewsOptions = {}): Views {
+  return new ViewEngine(options);
+}
+
+export class ViewEngine implements Views {
+  readonly limits: Readonly<ViewLimits>;
+  private readonly ext: string;
+  private readonly dev: boolean;
+  private readonly reader: ViewSource | undefined;
+  private readonly onEvent: ((event: ViewEvent) => void) | undefined;
+  /** Normalised name -> source text or pre-parsed AST. */
+  private readonly memory = new Map<string, string | ViewAst>();
+  /** Resolved key -> compiled view. Entries are updated in place so links stay valid. */
+  private readonly entries = new Map<string, Entry>();
+  /** Name as asked -> key (not in dev mode with a reader: files may appear or go). */
+  private readonly located = new Map<string, string>();
+  /** Name as asked -> view whose whole include graph is loaded and checked. */
+  private readonly ready = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<Entry>>();
+
+  constructor(options: ViewsOptions) {
+    this.limits = Object.freeze(resolveLimits(options.limits));
+    this.ext = options.ext ?? options.compiled?.ext ?? '.dve';
+    this.dev = options.dev === true;
+    this.onEvent = options.onEvent;
+    this.reader = options.reader;
+    if (options.dir !== undefined && options.reader === undefined) {
+      throw new TypeError(
+        "views: createViews({ dir }) needs the filesystem loader: import it from 'rove/views' on Node, Deno or Bun. " +
+          'On Cloudflare Workers and Deno Deploy, pass `compiled` (the module written by `npm run build:views`).',
+      );
+    }
+    if (options.compiled !== undefined) {
+      const c = options.compiled;
+      if (c === null || typeof c !== 'object' || c.format !== COMPILED_FORMAT || c.version !== COMPILED_VERSION || typeof c.views !== 'object') {
+        throw new TypeError(`views: \`compiled\` is not a ${COMPILED_FORMAT} v${COMPILED_VERSION} module; rebuild it with npm run build:views`);
+      }
+      for (const [name, ast] of Object.entries(c.views)) this.memory.set(checkedName(name), ast as ViewAst);
+    }
+    if (options.templates !== undefined) {
+      for (const [name, text] of Object.entries(options.templates)) {
+        if (typeof text !== 'string') throw new TypeError(`views: template ${JSON.stringify(name)} is not a string`);
+        this.memory.set(checkedName(name), text);
+      }
+    }
+  }
+
+  render(name: string, data?: unknown): Promise<string> {
+    const e = this.ready.get(name);
+    if (e !== undefined) {
+      try {
+        return Promise.resolve(this.run(e, data, false));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    return this.load(name).then((entry) => this.run(entry, data, false));
+  }
+
+  renderSync(name: string, data?: unknown): string {
+    let e = this.ready.get(name);
+    if (e === undefined) {
+      if (this.reader !== undefined) {
+        throw this.report(new ViewError({
+          kind: 'not-found',
+          view: name,
+          reason: 'not loaded yet: with a file loader, renderSync() needs render() or preload() first, and does not work in dev mode',
+        }));
+      }
+      e = this.loadMemory(name);
+    }
+    return this.run(e, data, false);
+  }
+
+  stream(name: string, data?: unknown): ReadableStream<Uint8Array> {
+    const e = this.ready.get(name);
+    return streamText(() => (e !== undefined ? this.run(e, data, true) : this.load(name).then((entry) => this.run(entry, data, true))));
+  }
+
+  async preload(names?: string[]): Promise<void> {
+    let list = names;
+    if (list === undefined) {
+      const all = new Set(this.memory.keys());
+      if (this.reader?.list !== undefined) for (const n of await this.reader.list()) all.add(n);
+      list = [...all].filter((n) => this.ext === '' || n.endsWith(this.ext));
+    }
+    for (const name of list) await this.load(name);
+  }
+
+  /** Loads and links a view held in memory without rendering it (used by precompile). */
+  check(name: string): void {
+    this.loadMemory(name);
+  }
+
+  invalidate(): void {
+    this.entries.clear();
+    this.located.clear();
+    this.ready.clear();
+    this.pending.clear();
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  private run(e: Entry, data: unknown, stream: boolean): string {
+    const onEvent = this.onEvent;
+    const t0 = onEvent === undefined ? 0 : performance.now();
+    const st = new State(data);
+    let out: string;
+    try {
+      if (e.str !== null) {
+        out = e.str(st);
+      } else {
+        e.run(st);
+        out = st.out;
+      }
+      if (out.length > this.limits.outputSize) {
+        throw new ViewError({ kind: 'limit', view: e.key, reason: `output exceeds limits.outputSize (${this.limits.outputSize} characters)` });
+      }
+    } catch (err) {
+      throw this.report(renderFailure(err, e.key));
+    }
+    if (onEvent !== undefined) {
+      onEvent({ kind: 'view:rendered', metadata: { view: e.key, ms: performance.now() - t0, size: out.length, stream } });
+    }
+    return out;
+  }
+
+  private report(err: ViewError): ViewError {
+    if (this.onEvent !== undefined) {
+      this.onEvent({
+        kind: 'view:error',
+        metadata: { view: err.view, errorKind: err.kind, line: err.line, column: err.column, message: err.message, error: err },
+      });
+    }
+    return err;
+  }
+
+  // ------------------------------------------------------------ loading
+
+  private load(name: string): Promise<Entry> {
+    if (this.reader === undefined) {
+      try {
+        return Promise.resolve(this.loadMemory(name));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    if (this.dev) return this.loadGraph(name).catch((err) => { throw this.report(asViewError(err, name)); });
+    let p = this.pending.get(name);
+    if (p === undefined) {
+      p = this.loadGraph(name).then(
+        (entry) => {
+          this.ready.set(name, entry);
+          this.pending.delete(name);
+          return entry;
+        },
+        (err) => {
+          // Not cached: the next render tries again (the file may have been fixed).
+          this.pending.delete(name);
+          throw this.report(asViewError(err, name));
+        },
+      );
+      this.pending.set(name, p);
+    }
+    return p;
+  }
+
+  /** Loads a view and everything it includes from memory, synchronously. */
+  private loadMemory(name: string): Entry {
+    try {
+      const top = this.memoryEntry(name, null);
+      const graph = [top];
+      const seen = new Set(graph);
+      for (let i = 0; i < graph.length; i++) {
+        for (const dep of graph[i]!.compiled.deps) {
+          const target = this.memoryEntry(dep.name, { from: graph[i]!, dep });
+          dep.link.target = target;
+          if (!seen.has(target)) {
+            seen.add(target);
+            graph.push(target);
+          }
+        }
+      }
+      this.checkLayouts(graph);
+      this.ready.set(name, top);
+      return top;
+    } catch (err) {
+      throw this.report(asViewError(err, name));
+    }
+  }
+
+  private memoryEntry(raw: string, from: From | null): Entry {
+    const key = this.locateInMemory(raw, from);
+    if (key === undefined) throw notFound(raw, from, this.ext);
+    return this.entryFor(key, this.memory.get(key)!);
+  }
+
+  private locateInMemory(raw: string, from: From | null): string | undefined {
+    let key = this.located.get(raw);
+    if (key !== undefined) return key;
+    const n = normalizeName(raw);
+    if ('reason' in n) throw badName(raw, n.reason, from);
+    for (const k of candidates(n.name, this.ext)) {
+      if (this.memory.has(k)) {
+        key = k;
+        this.located.set(raw, k);
+        break;
+      }
+    }
+    return key;
+  }
+
+  /** Loads a view and everything it includes, from memory or the reader. */
+  private async loadGraph(name: string): Promise<Entry> {
+    const top = await this.asyncEntry(name, null);
+    const graph = [top];
+    const seen = new Set(graph);
+    for (let i = 0; i < graph.length; i++) {
+      const from = graph[i]!;
+      const targets = await Promise.all(from.compiled.deps.map((dep) => this.asyncEntry(dep.name, { from, dep })));
+      from.compiled.deps.forEach((dep, j) => {
+        const target = targets[j]!;
+        dep.link.target = target;
+        if (!seen.has(target)) {
+          seen.add(target);
+          graph.push(target);
+        }
+      });
+    }
+    this.checkLayouts(graph);
+    return top;
+  }
+
+  private async asyncEntry(raw: string, from: From | null): Promise<Entry> {
+    const inMemory = this.locateInMemory(raw, from);
+    if (inMemory !== undefined) return this.entryFor(inMemory, this.memory.get(inMemory)!);
+    if (!this.dev) {
+      const key = this.located.get(raw);
+      const known = key === undefined ? undefined : this.entries.get(key);
+      if (known !== undefined) return known;
+    }
+    const n = normalizeName(raw);
+    if ('reason' in n) throw badName(raw, n.reason, from);
+    for (const key of candidates(n.name, this.ext)) {
+      let text: string | undefined;
+      try {
+        text = await this.reader!.read(key);
+      } catch (err) {
+        throw new ViewError({ kind: 'render', view: key, reason: 'the view file could not be read', cause: err });
+      }
+      if (text === undefined) continue;
+      if (!this.dev) this.located.set(raw, key);
+      return this.entryFor(key, text);
+    }
+    throw notFound(raw, from, this.ext);
+  }
+
+  /** The compiled view for a key, compiling when it is new or its source changed. */
+  private entryFor(key: string, source: string | ViewAst): Entry {
+    const known = this.entries.get(key);
+    if (known !== undefined && known.source === source) return known;
+    const onEvent = this.onEvent;
+    const t0 = onEvent === undefined ? 0 : performance.now();
+    const compiled = this.compile(key, source);
+    let entry: Entry;
+    if (known !== undefined) {
+      // In place, so that views linking to this one see the new version.
+      known.source = source;
+      known.compiled = compiled;
+      known.run = compiled.run;
+      known.str = compiled.str;
+      entry = known;
+    } else {
+      entry = { key, source, compiled, run: compiled.run, str: compiled.str };
+      this.entries.set(key, entry);
+    }
+    if (onEvent !== undefined) onEvent({ kind: 'view:compiled', metadata: { view: key, ms: performance.now() - t0 } });
+    return entry;
+  }
+
+  private compile(key: string, source: string | ViewAst): CompiledView {
+    const ast = typeof source === 'string' ? parseView(source, key, this.limits) : source;
+    try {
+      return compileView(ast, key, this.limits);
+    } catch (err) {
+      if (err instanceof ViewError) throw err;
+      if (typeof source === 'string') throw err; // a bug in the engine, not in the view
+      throw new ViewError({ kind: 'syntax', view: key, reason: 'malformed pre-compiled view; rebuild with npm run build:views', cause: err });
+    }
+  }
+
+  /** Every block given to a layout must name a slot of that layout (or of a view it includes). */
+  private checkLayouts(graph: Entry[]): void {
+    for (const entry of graph) {
+      for (const dep of entry.compiled.deps) {
+        if (dep.kind !== 'layout' || dep.blocks === undefined || dep.blocks.length === 0) continue;
+        const slots = slotsOf(dep.link.target as Entry);
+        for (const block of dep.blocks) {
+          if (!slots.has(block.name)) {
+            const known = slots.size > 0 ? ` (it has: ${[...slots].join(', ')})` : ' (it has none)';
+            throw positioned(entry, block.at, 'syntax', `block "${block.name}" names no slot of layout ${dep.name}${known}`);
+          }
+        }
+      }
+    }
+  }
+}
+
+interface From {
+  from: Entry;
+  dep: Dependency;
+}
+
+function slotsOf(layout: Entry): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<Entry>();
+  const visit = (e: Entry) => {
+    if (seen.has(e)) return;
+    seen.add(e);
+    for (const s of e.compiled.slots) out.add(s);
+    for (const d of e.compiled.deps) if (d.kind === 'include' && d.link.target !== null) visit(d.link.target as Entry);
+  };
+  visit(layout);
+  return out;
+}
+
+function positioned(entry: Entry, at: Pos, kind: ViewError['kind'], reason: string): ViewError {
+  const source = typeof entry.source === 'string' ? entry.source : undefined;
+  return new ViewError({ kind, view: entry.key, line: at[0], column: at[1], reason, source });
+}
+
+function notFound(raw: string, from: From | null, ext: string): ViewError {
+  const tried = candidates(raw, ext).join(' or ');
+  if (from === null) return new ViewError({ kind: 'not-found', view: raw, reason: `no view named ${raw} (looked for ${tried})` });
+  const tag = from.dep.kind === 'include' ? `{{> ${raw}}}` : `{{< ${raw}}}`;
+  return positioned(from.from, from.dep.at, 'not-found', `${tag}: no view named ${raw} (looked for ${tried})`);
+}
+
+function badName(raw: string, reason: string, from: From | null): ViewError {
+  if (from === null) return new ViewError({ kind: 'not-found', view: raw, reason });
+  return positioned(from.from, from.dep.at, 'not-found', reason);
+}
+
+function checkedName(name: string): string {
+  const n = normalizeName(name);
+  if ('reason' in n) throw new TypeError(`views: bad view name ${JSON.stringify(name)}: ${n.reason}`);
+  return n.name;
+}
+
+function asViewError(err: unknown, view: string): ViewError {
+  if (err instanceof ViewError) return err;
+  return new ViewError({ kind: 'render', view, reason: 'loading the view failed', cause: err });
+}
+
+function renderFailure(err: unknown, view: string): ViewError {
+  if (err instanceof ViewError) return err;
+  if (err instanceof RangeError) {
+    // A stack overflow (deep include recursion of deeply nested views) or a string over the engine's maximum.
+    return new ViewError({ kind: 'limit', view, reason: 'the render nested too deeply or grew too large for the runtime', cause: err });
+  }
+  return new ViewError({ kind: 'render', view, reason: 'a value threw while rendering', cause: err });
+}
