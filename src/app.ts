@@ -51,25 +51,23 @@ interface ScopedMiddleware {
 
 type Result = Response | LightResponse;
 
-/** Handlers typed so that each one sees what the ones before it validated. */
+/**
+ * Handlers typed so that the last one sees what every earlier one validated:
+ * each earlier handler's input type is inferred from it (e.g. `validate(...)`),
+ * and the last one defaults to their intersection.
+ */
 export interface RouteAdder<E extends Env, Self> {
   <I1 = {}>(path: string, h1: Handler<E, I1>): Self;
-  <I1 = {}, I2 = {}>(path: string, h1: Handler<E, I1>, h2: Handler<E, I1 & I2>): Self;
-  <I1 = {}, I2 = {}, I3 = {}>(path: string, h1: Handler<E, I1>, h2: Handler<E, I1 & I2>, h3: Handler<E, I1 & I2 & I3>): Self;
-  <I1 = {}, I2 = {}, I3 = {}, I4 = {}>(
+  <I1 = {}, I2 = I1>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>): Self;
+  <I1 = {}, I2 = I1, I3 = I1 & I2>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>): Self;
+  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>, h4: Handler<E, I4>): Self;
+  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3, I5 = I1 & I2 & I3 & I4>(
     path: string,
     h1: Handler<E, I1>,
-    h2: Handler<E, I1 & I2>,
-    h3: Handler<E, I1 & I2 & I3>,
-    h4: Handler<E, I1 & I2 & I3 & I4>,
-  ): Self;
-  <I1 = {}, I2 = {}, I3 = {}, I4 = {}, I5 = {}>(
-    path: string,
-    h1: Handler<E, I1>,
-    h2: Handler<E, I1 & I2>,
-    h3: Handler<E, I1 & I2 & I3>,
-    h4: Handler<E, I1 & I2 & I3 & I4>,
-    h5: Handler<E, I1 & I2 & I3 & I4 & I5>,
+    h2: Handler<E, I2>,
+    h3: Handler<E, I3>,
+    h4: Handler<E, I4>,
+    h5: Handler<E, I5>,
   ): Self;
   (path: string, ...handlers: Handler<E, any>[]): Self;
 }

@@ -1,0 +1,152 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Router, RouteError } from '../src/router.ts';
+
+function table(routes: [string, string][]): Router<string> {
+  const r = new Router<string>();
+  for (const [m, p] of routes) r.add(m, p, `${m} ${p}`);
+  return r;
+}
+
+describe('router', () => {
+  it('matches a static path', () => {
+    const r = table([['GET', '/a/b']]);
+    expect(r.match('GET', '/a/b')).toEqual({ value: 'GET /a/b', params: {} });
+    expect(r.match('GET', '/a')).toBeNull();
+    expect(r.match('GET', '/a/b/c')).toBeNull();
+  });
+
+  it('a static segment beats a param registered earlier', () => {
+    const r = table([['GET', '/users/:id'], ['GET', '/users/new']]);
+    expect(r.match('GET', '/users/new')?.value).toBe('GET /users/new');
+    expect(r.match('GET', '/users/7')?.params).toEqual({ id: '7' });
+  });
+
+  it('a constrained param beats a plain param, whatever the order', () => {
+    const r = table([['GET', '/p/:slug'], ['GET', '/p/:id{[0-9]+}']]);
+    expect(r.match('GET', '/p/42')).toEqual({ value: 'GET /p/:id{[0-9]+}', params: { id: '42' } });
+    expect(r.match('GET', '/p/hello')).toEqual({ value: 'GET /p/:slug', params: { slug: 'hello' } });
+  });
+
+  it('a param beats a wildcard', () => {
+    const r = table([['GET', '/files/*'], ['GET', '/files/:name']]);
+    expect(r.match('GET', '/files/a')?.value).toBe('GET /files/:name');
+    expect(r.match('GET', '/files/a/b')).toEqual({ value: 'GET /files/*', params: { '*': 'a/b' } });
+  });
+
+  it('a named wildcard captures the rest by name', () => {
+    const r = table([['GET', '/docs/*path']]);
+    expect(r.match('GET', '/docs/guide/intro')?.params).toEqual({ path: 'guide/intro' });
+    expect(r.match('GET', '/docs/')?.params).toEqual({ path: '' });
+    expect(r.match('GET', '/docs')).toBeNull();
+  });
+
+  it('specificity is decided left to right, backtracking when a branch dead-ends', () => {
+    const r = table([['GET', '/a/:x/c'], ['GET', '/a/b/d']]);
+    expect(r.match('GET', '/a/b/c')).toEqual({ value: 'GET /a/:x/c', params: { x: 'b' } });
+    expect(r.match('GET', '/a/b/d')?.value).toBe('GET /a/b/d');
+  });
+
+  it('an optional param matches with and without the segment', () => {
+    const r = table([['GET', '/posts/:id?']]);
+    expect(r.match('GET', '/posts/3')?.params).toEqual({ id: '3' });
+    expect(r.match('GET', '/posts')?.value).toBe('GET /posts/:id?');
+    expect(r.match('GET', '/posts')?.params.id).toBeUndefined();
+  });
+
+  it('a constraint may contain slashes and braces', () => {
+    const r = table([['GET', '/d/:date{\\d{4}-\\d{2}}']]);
+    expect(r.match('GET', '/d/2026-11')?.params).toEqual({ date: '2026-11' });
+    expect(r.match('GET', '/d/26-11')).toBeNull();
+  });
+
+  it('a route for another method does not hide a less specific one for this method', () => {
+    const r = table([['POST', '/users/new'], ['GET', '/users/:id']]);
+    expect(r.match('GET', '/users/new')?.params).toEqual({ id: 'new' });
+    expect(r.match('POST', '/users/new')?.value).toBe('POST /users/new');
+  });
+
+  it('HEAD falls back to GET, and any method to all()', () => {
+    const r = table([['GET', '/g'], ['ALL', '/any']]);
+    expect(r.match('HEAD', '/g')?.value).toBe('GET /g');
+    expect(r.match('PATCH', '/any')?.value).toBe('ALL /any');
+  });
+
+  it('lists allowed methods for a path', () => {
+    const r = table([['GET', '/x'], ['POST', '/x'], ['DELETE', '/x/:id']]);
+    expect(r.allowed('/x')).toEqual(['GET', 'HEAD', 'POST']);
+    expect(r.allowed('/x/1')).toEqual(['DELETE']);
+    expect(r.allowed('/nope')).toEqual([]);
+  });
+
+  it('trailing slashes are distinct paths', () => {
+    const r = table([['GET', '/a'], ['GET', '/b/']]);
+    expect(r.match('GET', '/a/')).toBeNull();
+    expect(r.match('GET', '/b')).toBeNull();
+    expect(r.match('GET', '/b/')).not.toBeNull();
+  });
+
+  it('decodes params and matches encoded static segments', () => {
+    const r = table([['GET', '/café/:name']]);
+    expect(r.match('GET', '/caf%C3%A9/%E3%83%95')?.params).toEqual({ name: 'フ' });
+    expect(r.match('GET', '/café/x')?.params).toEqual({ name: 'x' });
+  });
+
+  it('flags malformed percent-encoding instead of throwing', () => {
+    const r = table([['GET', '/u/:id']]);
+    expect(r.match('GET', '/u/%E0%A4%A')).toEqual({ value: 'GET /u/:id', params: { id: '%E0%A4%A' }, malformed: true });
+  });
+
+  it('rejects bad patterns at registration', () => {
+    const r = new Router<string>();
+    expect(() => r.add('GET', 'no-slash', 'x')).toThrow(RouteError);
+    expect(() => r.add('GET', '/a/*/b', 'x')).toThrow(RouteError);
+    expect(() => r.add('GET', '/a/:id{[}', 'x')).toThrow(RouteError);
+    r.add('GET', '/dup', 'x');
+    expect(() => r.add('GET', '/dup', 'y')).toThrow(/twice/);
+  });
+
+  it('never throws on any path string', () => {
+    const r = table([
+      ['GET', '/'],
+      ['GET', '/a/:b'],
+      ['GET', '/a/:b{[0-9]+}/c'],
+      ['POST', '/x/*'],
+      ['GET', '/café/:n?'],
+    ]);
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.webPath(), fc.constantFrom('%', '/%', '/a/%zz', '//', '/a//b')), (path) => {
+        r.match('GET', path);
+        r.match('POST', path);
+        r.allowed(path);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('matched params round-trip through percent-encoding', () => {
+    const r = table([['GET', '/a/:first/b/:second'], ['GET', '/w/*rest']]);
+    const segment = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(segment, segment, (first, second) => {
+        const m = r.match('GET', `/a/${encodeURIComponent(first)}/b/${encodeURIComponent(second)}`);
+        expect(m?.params).toEqual({ first, second });
+        const w = r.match('GET', `/w/${encodeURIComponent(first)}/${encodeURIComponent(second)}`);
+        expect(w?.params).toEqual({ rest: `${first}/${second}` });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('the most specific of random static/param tables wins regardless of registration order', () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray(['/s/:p', '/s/static', '/s/:n{[0-9]+}', '/s/*'], { minLength: 4, maxLength: 4 }), (order) => {
+        const r = table(order.map((p) => ['GET', p] as [string, string]));
+        expect(r.match('GET', '/s/static')?.value).toBe('GET /s/static');
+        expect(r.match('GET', '/s/12')?.value).toBe('GET /s/:n{[0-9]+}');
+        expect(r.match('GET', '/s/abc')?.value).toBe('GET /s/:p');
+        expect(r.match('GET', '/s/a/b')?.value).toBe('GET /s/*');
+      }),
+    );
+  });
+});
