@@ -1,0 +1,134 @@
+// Load profiles and command-line flags. An explicit flag always wins over
+// the profile; lists default to everything known.
+
+export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const
+export const FRAMEWORKS = ['rove', 'hono', 'raw'] as const
+export type RuntimeId = (typeof RUNTIMES)[number]
+export type FrameworkId = (typeof FRAMEWORKS)[number]
+
+export interface LoadSettings {
+  connections: number
+  pipelining: number
+  durationS: number
+  warmupS: number
+}
+
+export const PROFILES = {
+  quick: { connections: 10, pipelining: 1, durationS: 1, warmupS: 0.5 },
+  default: { connections: 100, pipelining: 10, durationS: 10, warmupS: 3 },
+  seed: { connections: 500, pipelining: 10, durationS: 30, warmupS: 5 },
+} as const satisfies Record<string, LoadSettings>
+
+export type ProfileId = keyof typeof PROFILES
+
+export interface Flags {
+  profile?: string
+  runtimes?: string[]
+  frameworks?: string[]
+  scenarios?: string[]
+  connections?: number
+  pipelining?: number
+  durationS?: number
+  warmupS?: number
+  rounds?: number
+  out?: string
+  report?: string
+  cpuProf?: string
+  help?: boolean
+}
+
+export interface Config extends LoadSettings {
+  profile: ProfileId
+  rounds: number
+  runtimes: RuntimeId[]
+  frameworks: FrameworkId[]
+  scenarios: string[]
+  out: string
+  /** Re-render the reports of an existing JSON file instead of running. */
+  report?: string
+  /** Directory for V8 CPU profiles of the Node targets (node --cpu-prof). */
+  cpuProf?: string
+}
+
+export const USAGE = `Usage: npm run bench -- [flags]
+
+  --profile quick|default|seed   load settings (default: default)
+  --runtimes LIST                ${RUNTIMES.join(',')}
+  --frameworks LIST              ${FRAMEWORKS.join(',')}
+  --scenarios LIST               scenario ids (see bench/lib/scenarios.ts)
+  --connections N  --pipelining N  --duration S  --warmup S
+  --rounds N                     repeat each measurement, report the median
+  --out FILE.json                also writes FILE.md, FILE.html, FILE-charts/*.svg
+  --report FILE.json             only re-render the reports of an existing run
+  --cpu-prof DIR                 write V8 CPU profiles of the node targets to DIR
+`
+
+const NUMBER_FLAGS: Record<string, keyof Flags> = {
+  connections: 'connections',
+  pipelining: 'pipelining',
+  duration: 'durationS',
+  warmup: 'warmupS',
+  rounds: 'rounds',
+}
+const LIST_FLAGS: Record<string, keyof Flags> = { runtimes: 'runtimes', frameworks: 'frameworks', scenarios: 'scenarios' }
+const STRING_FLAGS: Record<string, keyof Flags> = { profile: 'profile', out: 'out', report: 'report', 'cpu-prof': 'cpuProf' }
+
+/** Parses `--flag value` and `--flag=value`; throws on anything unknown. */
+export function parseFlags(argv: readonly string[]): Flags {
+  const flags: Flags = {}
+  const set = flags as Record<string, unknown>
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--help' || arg === '-h') {
+      flags.help = true
+      continue
+    }
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`)
+    const eq = arg.indexOf('=')
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq)
+    const known = NUMBER_FLAGS[name] ?? LIST_FLAGS[name] ?? STRING_FLAGS[name]
+    if (!known) throw new Error(`unknown flag --${name}`)
+    let value: string | undefined = eq < 0 ? argv[++i] : arg.slice(eq + 1)
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new Error(`--${name} needs a value`)
+    if (NUMBER_FLAGS[name]) {
+      const n = Number(value)
+      // A warm-up of 0 is allowed; everything else must be positive.
+      if (!Number.isFinite(n) || n < 0 || (n === 0 && name !== 'warmup')) throw new Error(`--${name} must be a positive number, got "${value}"`)
+      if (name !== 'duration' && name !== 'warmup' && !Number.isInteger(n)) throw new Error(`--${name} must be an integer`)
+      set[known] = n
+    } else if (LIST_FLAGS[name]) {
+      set[known] = value.split(',').map((s) => s.trim()).filter(Boolean)
+    } else {
+      set[known] = value
+    }
+  }
+  return flags
+}
+
+function pickList<T extends string>(what: string, given: string[] | undefined, known: readonly T[]): T[] {
+  if (!given || given.length === 0 || (given.length === 1 && given[0] === 'all')) return [...known]
+  for (const id of given) if (!known.includes(id as T)) throw new Error(`unknown ${what} "${id}" (known: ${known.join(', ')})`)
+  // Keep the canonical order so reports line up whatever order the flag used.
+  return known.filter((id) => given.includes(id))
+}
+
+/** Profile defaults, overridden by explicit flags; validates every id. */
+export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Config {
+  const profile = (flags.profile ?? 'default') as ProfileId
+  if (!Object.hasOwn(PROFILES, profile)) throw new Error(`unknown profile "${flags.profile}" (known: ${Object.keys(PROFILES).join(', ')})`)
+  const base = PROFILES[profile]
+  return {
+    profile,
+    connections: flags.connections ?? base.connections,
+    pipelining: flags.pipelining ?? base.pipelining,
+    durationS: flags.durationS ?? base.durationS,
+    warmupS: flags.warmupS ?? base.warmupS,
+    rounds: flags.rounds ?? 1,
+    runtimes: pickList('runtime', flags.runtimes, RUNTIMES),
+    frameworks: pickList('framework', flags.frameworks, FRAMEWORKS),
+    scenarios: pickList('scenario', flags.scenarios, scenarioIds),
+    out: flags.out ?? `tmp/bench/${profile}.json`,
+    report: flags.report,
+    cpuProf: flags.cpuProf,
+  }
+}

@@ -1,0 +1,61 @@
+// Machine and version facts recorded with every run.
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { cpus, release, totalmem, type as osType } from 'node:os'
+import { join } from 'node:path'
+import type { Meta } from './result.ts'
+import { ROOT, resolveBin } from './proc.ts'
+
+function packageVersion(dir: string): string {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
+  } catch {
+    return 'unknown'
+  }
+}
+
+function binVersion(name: string, pattern: RegExp): string {
+  try {
+    const out = execFileSync(resolveBin(name), ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 })
+    return pattern.exec(out)?.[1] ?? out.trim().split('\n')[0]!
+  } catch {
+    return 'unavailable'
+  }
+}
+
+function osName(): string {
+  try {
+    const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))
+    if (m) return `${m[1]}, ${osType()} ${release()}`
+  } catch {
+    // not Linux-like
+  }
+  return `${osType()} ${release()}`
+}
+
+export function collectMeta(command?: string): Meta {
+  const cpu = cpus()
+  return {
+    date: new Date().toISOString(),
+    host: {
+      cpus: cpu.length,
+      cpuModel: cpu[0]?.model.trim() ?? 'unknown',
+      memGiB: Math.round(totalmem() / 2 ** 30),
+      os: osName(),
+    },
+    versions: {
+      node: process.versions.node,
+      deno: binVersion('deno', /deno (\S+)/),
+      bun: binVersion('bun', /(\S+)/),
+      workerd: binVersion('workerd', /workerd (\S+)/),
+      rove: packageVersion(ROOT),
+      hono: packageVersion(join(ROOT, 'node_modules/hono')),
+      '@hono/node-server': packageVersion(join(ROOT, 'node_modules/@hono/node-server')),
+      zod: packageVersion(join(ROOT, 'node_modules/zod')),
+      autocannon: packageVersion(join(ROOT, 'node_modules/autocannon')),
+      esbuild: binVersion('esbuild', /(\S+)/),
+      tsx: packageVersion(join(ROOT, 'node_modules/tsx')),
+    },
+    ...(command ? { command } : {}),
+  }
+}

@@ -1,0 +1,128 @@
+// The JSON written by --out (schema in BENCH.md), and the maths on it.
+import type { Config, FrameworkId, RuntimeId } from './config.ts'
+
+export interface Row {
+  runtime: RuntimeId
+  framework: FrameworkId
+  scenario: string
+  ok: boolean
+  error: string | null
+  rps: { avg: number | null; p50: number | null }
+  latencyMs: { avg: number | null; p50: number | null; p97_5: number | null; p99: number | null; max: number | null }
+  requests: number | null
+  errors: number | null
+  timeouts: number | null
+  non2xx: number | null
+  cpuUsPerReq: number | null
+  rssPeakMB: number | null
+  coldStartMs: number | null
+  /** req/s of every round, when --rounds > 1 (the row shows the median round). */
+  roundsRps?: number[]
+}
+
+export interface Meta {
+  date: string
+  host: { cpus: number; cpuModel: string; memGiB: number; os: string }
+  versions: Record<string, string>
+  command?: string
+}
+
+export interface BenchResult {
+  meta: Meta
+  config: {
+    profile: string
+    connections: number
+    pipelining: number
+    durationS: number
+    warmupS: number
+    rounds: number
+    runtimes?: string[]
+    frameworks?: string[]
+    scenarios?: string[]
+  }
+  rows: Row[]
+}
+
+export function configForJson(c: Config): BenchResult['config'] {
+  return {
+    profile: c.profile,
+    connections: c.connections,
+    pipelining: c.pipelining,
+    durationS: c.durationS,
+    warmupS: c.warmupS,
+    rounds: c.rounds,
+    runtimes: c.runtimes,
+    frameworks: c.frameworks,
+    scenarios: c.scenarios,
+  }
+}
+
+export function emptyRow(runtime: RuntimeId, framework: FrameworkId, scenario: string, error: string | null): Row {
+  return {
+    runtime,
+    framework,
+    scenario,
+    ok: false,
+    error,
+    rps: { avg: null, p50: null },
+    latencyMs: { avg: null, p50: null, p97_5: null, p99: null, max: null },
+    requests: null,
+    errors: null,
+    timeouts: null,
+    non2xx: null,
+    cpuUsPerReq: null,
+    rssPeakMB: null,
+    coldStartMs: null,
+  }
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN
+  const s = [...values].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}
+
+/** Index of the median element by key (the lower middle for even counts), to report one consistent round. */
+export function medianIndex<T>(items: readonly T[], key: (t: T) => number): number {
+  const order = items.map((t, i) => [key(t), i] as const).sort((a, b) => a[0] - b[0])
+  return order[(order.length - 1) >> 1]![1]
+}
+
+/** a / b, or null when either side is missing, failed or zero. */
+export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
+  if (a == null || b == null || !Number.isFinite(a) || !Number.isFinite(b) || b <= 0 || a < 0) return null
+  return a / b
+}
+
+export function findRow(rows: readonly Row[], runtime: string, framework: string, scenario: string): Row | undefined {
+  return rows.find((r) => r.runtime === runtime && r.framework === framework && r.scenario === scenario)
+}
+
+export type Metric = 'rps' | 'cpu'
+
+function metricOf(row: Row | undefined, metric: Metric): number | null {
+  if (!row || !row.ok) return null
+  return metric === 'rps' ? row.rps.avg : row.cpuUsPerReq
+}
+
+/** rove/raw or rove/hono for one runtime and scenario; only rows that passed count. */
+export function frameworkRatio(
+  rows: readonly Row[],
+  runtime: string,
+  scenario: string,
+  metric: Metric,
+  over: FrameworkId,
+  of: FrameworkId = 'rove',
+): number | null {
+  return ratio(metricOf(findRow(rows, runtime, of, scenario), metric), metricOf(findRow(rows, runtime, over, scenario), metric))
+}
+
+/** Performance targets from the issue: rove ≥ 0.95× raw (deno, bun) / 0.90× (node) on /test, ≥ 1.0× hono everywhere. */
+export function targetFor(runtime: string, scenario: string, over: FrameworkId): number | null {
+  if (over === 'hono') return 1.0
+  if (scenario !== 'test') return null
+  if (runtime === 'node') return 0.9
+  if (runtime === 'deno' || runtime === 'bun') return 0.95
+  return null
+}

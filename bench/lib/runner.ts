@@ -1,0 +1,344 @@
+// The orchestration: per runtime, start every framework's target (one at a
+// time, so cold starts don't overlap), check every scenario once, then for
+// each scenario measure the frameworks back to back, so the ratios compare
+// figures taken a few seconds apart on this shared machine.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Config, FrameworkId, RuntimeId } from './config.ts'
+import { send } from './http.ts'
+import { runLoad, type LoadResult } from './load.ts'
+import {
+  cpuDeltaUs,
+  freePort,
+  peakRssMB,
+  processTree,
+  resetPeakRss,
+  startChild,
+  stopChild,
+  treeCpuUs,
+  type Child,
+} from './proc.ts'
+import { emptyRow, medianIndex, type Row } from './result.ts'
+import { SCENARIOS, checkResponse, scenarioById, type Scenario, type Variant } from './scenarios.ts'
+import { launchFor } from './targets.ts'
+
+export interface RunHooks {
+  /** Transient progress (overwritten in a terminal). */
+  status(line: string): void
+  /** A permanent line. */
+  log(line: string): void
+}
+
+const READY_TIMEOUT_MS = 30_000
+const READY_POLL_MS = 5
+const START_COST_S = 1.5 // rough, for the time-left estimate
+const STEP_COST_S = 0.3
+
+interface Target {
+  runtime: RuntimeId
+  framework: FrameworkId
+  variant: Variant
+  port: number
+  child: Child | null
+  startError: string | null
+  coldStartMs: number | null
+  checkErrors: Map<string, string>
+}
+
+export class Aborted extends Error {
+  constructor() {
+    super('aborted')
+  }
+}
+
+const PROBE = scenarioById('test').checks[0]!
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
+
+export function plannedRows(config: Config): { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] {
+  const out: { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] = []
+  for (const runtime of config.runtimes)
+    for (const id of config.scenarios) {
+      const scenario = scenarioById(id)
+      for (const framework of config.frameworks) if (scenario.frameworks.includes(framework)) out.push({ runtime, framework, scenario })
+    }
+  return out
+}
+
+export class Runner {
+  aborted = false
+  /** Rows finished so far, also readable after an abort. */
+  readonly rows: Row[] = []
+  readonly #workDir = mkdtempSync(join(tmpdir(), 'rove-bench-'))
+  readonly #started = Date.now()
+  #jobsDone = 0
+  #jobsTotal = 0
+  #secondsLeft = 0
+
+  constructor(
+    readonly config: Config,
+    readonly hooks: RunHooks,
+  ) {}
+
+  abort(): void {
+    this.aborted = true
+  }
+
+  #checkAbort(): void {
+    if (this.aborted) throw new Aborted()
+  }
+
+  async run(): Promise<Row[]> {
+    const plan = plannedRows(this.config)
+    const c = this.config
+    this.#jobsTotal = plan.length * c.rounds
+    this.#secondsLeft =
+      plan.length * (c.warmupS + c.rounds * (c.durationS + STEP_COST_S)) + this.#targetsNeeded(plan).length * START_COST_S
+    try {
+      for (const runtime of c.runtimes) {
+        const mine = plan.filter((p) => p.runtime === runtime)
+        if (mine.length === 0) continue
+        await this.#runRuntime(runtime, mine.map((p) => p.scenario))
+      }
+    } finally {
+      rmSync(this.#workDir, { recursive: true, force: true })
+    }
+    return this.rows
+  }
+
+  #targetsNeeded(plan: { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[]): string[] {
+    return [...new Set(plan.map((p) => `${p.runtime}/${p.framework}/${p.scenario.variant}`))]
+  }
+
+  async #runRuntime(runtime: RuntimeId, scenarioList: Scenario[]): Promise<void> {
+    const scenarios = [...new Map(scenarioList.map((s) => [s.id, s])).values()]
+    const targets = new Map<string, Target>()
+    const key = (f: FrameworkId, v: Variant) => `${f}/${v}`
+    for (const s of scenarios)
+      for (const f of this.config.frameworks)
+        if (s.frameworks.includes(f) && !targets.has(key(f, s.variant)))
+          targets.set(key(f, s.variant), {
+            runtime,
+            framework: f,
+            variant: s.variant,
+            port: 0,
+            child: null,
+            startError: null,
+            coldStartMs: null,
+            checkErrors: new Map(),
+          })
+    const rows = this.rows
+    try {
+      for (const t of targets.values()) {
+        this.#checkAbort()
+        await this.#start(t)
+        this.#secondsLeft -= START_COST_S
+        if (!t.startError) await this.#checkAll(t, scenarios)
+        const label = `${runtime} · ${t.framework}${t.variant === 'default' ? '' : ` (${t.variant})`}`
+        if (t.startError) this.hooks.log(`  ${label}: failed to start: ${t.startError}`)
+        else {
+          const failed = [...t.checkErrors.keys()]
+          this.hooks.log(
+            `  ${label}: ready in ${t.coldStartMs === null ? '?' : t.coldStartMs.toFixed(0)} ms (pid ${t.child!.pid}, port ${t.port})` +
+              (failed.length ? `; check failed: ${failed.join(', ')}` : ''),
+          )
+        }
+      }
+      for (const s of scenarios) {
+        const frameworks = this.config.frameworks.filter((f) => s.frameworks.includes(f))
+        const rounds: Map<FrameworkId, Row[]> = new Map(frameworks.map((f) => [f, []]))
+        for (let round = 0; round < this.config.rounds; round++) {
+          // Rotate the order each round so no framework always goes first.
+          const order = frameworks.map((_, i) => frameworks[(i + round) % frameworks.length]!)
+          for (const f of order) {
+            this.#checkAbort()
+            const row = await this.#measure(targets.get(key(f, s.variant))!, s, round)
+            rounds.get(f)!.push(row)
+            this.#jobsDone++
+          }
+        }
+        for (const f of frameworks) {
+          const all = rounds.get(f)!
+          const measured = all.filter((r) => r.rps.avg !== null)
+          let row = all[0]!
+          if (measured.length > 0) {
+            row = measured[medianIndex(measured, (r) => r.rps.avg!)]!
+            // A failure in any round fails the row.
+            const failed = all.find((r) => !r.ok)
+            if (failed) row = { ...row, ok: false, error: failed.error }
+            if (this.config.rounds > 1) row = { ...row, roundsRps: all.map((r) => r.rps.avg ?? NaN) }
+          }
+          rows.push(row)
+          this.hooks.log(describeRow(row))
+        }
+      }
+    } finally {
+      for (const t of targets.values()) if (t.child) await stopChild(t.child)
+    }
+  }
+
+  async #start(t: Target): Promise<void> {
+    this.#status(`${t.runtime} · ${t.framework} · starting`)
+    t.startError = null
+    t.coldStartMs = null
+    t.port = await freePort()
+    let launch
+    try {
+      launch = launchFor({
+        runtime: t.runtime,
+        framework: t.framework,
+        variant: t.variant,
+        port: t.port,
+        workDir: this.#workDir,
+        cpuProfDir: t.runtime === 'node' ? this.config.cpuProf : undefined,
+      })
+    } catch (err) {
+      t.startError = (err as Error).message
+      return
+    }
+    const t0 = performance.now()
+    const child = startChild(launch.bin, launch.args, launch.env)
+    t.child = child
+    for (;;) {
+      if (child.exited) {
+        t.startError = `exited (${child.exitSignal ?? `code ${child.exitCode}`}) before answering: ${child.output() || '(no output)'}`
+        return
+      }
+      if (performance.now() - t0 > READY_TIMEOUT_MS) {
+        t.startError = `no HTTP answer within ${READY_TIMEOUT_MS / 1000} s: ${child.output() || '(no output)'}`
+        await stopChild(child)
+        return
+      }
+      try {
+        const res = await send(t.port, PROBE.request, 2000)
+        if (checkResponse(PROBE.expect, res) === null) t.coldStartMs = performance.now() - t0
+        return
+      } catch {
+        await sleep(READY_POLL_MS)
+      }
+    }
+  }
+
+  async #checkAll(t: Target, scenarios: Scenario[]): Promise<void> {
+    t.checkErrors.clear()
+    for (const s of scenarios) {
+      if (s.variant !== t.variant || !s.frameworks.includes(t.framework)) continue
+      const err = await checkScenario(t.port, s)
+      if (err) t.checkErrors.set(s.id, err)
+    }
+  }
+
+  async #measure(t: Target, s: Scenario, round: number): Promise<Row> {
+    const c = this.config
+    const row = emptyRow(t.runtime, t.framework, s.id, null)
+    const label = `${t.runtime} · ${t.framework} · ${s.id}${c.rounds > 1 ? ` · round ${round + 1}/${c.rounds}` : ''}`
+    const warm = round === 0 ? c.warmupS : 0
+    // Counted as spent when the step starts; #status adds what is left of it.
+    this.#secondsLeft -= warm + c.durationS + STEP_COST_S
+    if (t.child?.exited && !t.startError) {
+      this.hooks.log(`  ${t.runtime} · ${t.framework}: the target had exited (${t.child.exitSignal ?? t.child.exitCode}); restarting`)
+      await this.#start(t)
+      if (!t.startError) await this.#checkAll(t, [s])
+    }
+    row.coldStartMs = t.coldStartMs
+    if (t.startError) {
+      row.error = `failed to start: ${t.startError}`
+      return row
+    }
+    const checkError = t.checkErrors.get(s.id)
+    if (checkError) {
+      row.error = `check failed, not measured: ${checkError}`
+      return row
+    }
+    const child = t.child!
+    try {
+      if (warm > 0) {
+        await runLoad({
+          port: t.port,
+          request: s.request,
+          connections: c.connections,
+          pipelining: c.pipelining,
+          durationS: warm,
+          onTick: (e) => this.#status(`${label} · warm-up ${Math.min(e, warm).toFixed(1)}/${warm} s`, warm - e + c.durationS),
+        })
+        this.#checkAbort()
+      }
+      const pids = processTree(child.pid)
+      resetPeakRss(pids)
+      const cpu0 = treeCpuUs(pids)
+      const r: LoadResult = await runLoad({
+        port: t.port,
+        request: s.request,
+        connections: c.connections,
+        pipelining: c.pipelining,
+        durationS: c.durationS,
+        onTick: (e) => this.#status(`${label} · measure ${Math.min(e, c.durationS).toFixed(1)}/${c.durationS} s`, c.durationS - e),
+      })
+      const after = [...new Set([...pids, ...processTree(child.pid)])]
+      const cpu = cpuDeltaUs(cpu0, treeCpuUs(after))
+      row.rssPeakMB = round1(peakRssMB(after))
+      row.rps = { avg: r.rpsAvg, p50: r.rpsP50 }
+      row.latencyMs = r.latency
+      row.requests = r.requests
+      row.errors = r.errors
+      row.timeouts = r.timeouts
+      row.non2xx = r.non2xx
+      row.cpuUsPerReq = r.requests > 0 ? round2(cpu / r.requests) : null
+      const problems: string[] = []
+      if (child.exited) problems.push(`the target exited during the load (${child.exitSignal ?? `code ${child.exitCode}`}): ${child.output()}`)
+      if (r.errors) problems.push(`${r.errors} errors`)
+      if (r.timeouts) problems.push(`${r.timeouts} timeouts`)
+      if (r.non2xx) problems.push(`${r.non2xx} non-2xx responses`)
+      if (r.requests === 0) problems.push('no request completed')
+      row.ok = problems.length === 0
+      row.error = row.ok ? null : `under load: ${problems.join(', ')}`
+    } catch (err) {
+      if (err instanceof Aborted) throw err
+      row.error = `load failed: ${(err as Error).message}`
+    }
+    return row
+  }
+
+  #status(what: string, stepLeftS = 0): void {
+    const elapsed = (Date.now() - this.#started) / 1000
+    const left = Math.max(0, this.#secondsLeft + Math.max(0, stepLeftS))
+    const n = Math.min(this.#jobsDone + 1, this.#jobsTotal)
+    this.hooks.status(`[${n}/${this.#jobsTotal}] ${what} · elapsed ${clock(elapsed)} · left ~${clock(left)}`)
+  }
+}
+
+/** Runs every check of a scenario; the first failure, or null. */
+export async function checkScenario(port: number, s: Scenario): Promise<string | null> {
+  for (const check of s.checks) {
+    try {
+      const err = checkResponse(check.expect, await send(port, check.request))
+      if (err) return `${check.name}: ${err}`
+    } catch (e) {
+      return `${check.name}: ${(e as Error).message}`
+    }
+  }
+  return null
+}
+
+const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10)
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const ss = String(s % 60).padStart(2, '0')
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`
+}
+
+export function describeRow(r: Row): string {
+  const head = `  ${r.runtime.padEnd(11)} ${r.framework.padEnd(4)} ${r.scenario.padEnd(19)}`
+  if (r.rps.avg === null) return `${head} FAILED  ${r.error}`
+  const rps = Math.round(r.rps.avg).toLocaleString('en-US').padStart(9)
+  const p99 = `p99 ${r.latencyMs.p99} ms`.padEnd(12)
+  const cpu = `cpu ${r.cpuUsPerReq ?? '?'} µs/req`.padEnd(18)
+  return `${head} ${rps} req/s  ${p99} ${cpu} rss ${r.rssPeakMB ?? '?'} MB${r.ok ? '' : `  FAILED  ${r.error}`}`
+}
+
+export { SCENARIOS }

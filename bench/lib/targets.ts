@@ -1,0 +1,83 @@
+// How each runtime × framework is started: the command line of a direct
+// child process running the real runtime binary.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FrameworkId, RuntimeId } from './config.ts'
+import type { Variant } from './scenarios.ts'
+import { ROOT, resolveBin } from './proc.ts'
+import { bundleWorker, workerdConfig } from './workerd.ts'
+
+const ENTRY_DIR: Record<FrameworkId, string> = { rove: 'examples/bench', hono: 'bench/hono', raw: 'bench/raw' }
+const ENTRY_FILE: Record<RuntimeId, string> = {
+  node: 'node.ts',
+  deno: 'deno.ts',
+  bun: 'bun.ts',
+  'deno-deploy': 'deploy.ts',
+  workerd: 'worker.ts',
+}
+
+export function entryFile(runtime: RuntimeId, framework: FrameworkId): string {
+  return `${ENTRY_DIR[framework]}/${ENTRY_FILE[runtime]}`
+}
+
+export interface Launch {
+  bin: string
+  args: string[]
+  env: Record<string, string>
+}
+
+export interface LaunchOptions {
+  runtime: RuntimeId
+  framework: FrameworkId
+  variant: Variant
+  port: number
+  /** Scratch directory for bundles and generated configs. */
+  workDir: string
+  /** node only: write a V8 CPU profile into this directory on exit. */
+  cpuProfDir?: string
+}
+
+const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read']
+
+/** Builds the command line; throws a readable error when the entry does not exist yet. */
+export function launchFor(o: LaunchOptions): Launch {
+  const entry = entryFile(o.runtime, o.framework)
+  if (!existsSync(join(ROOT, entry))) throw new Error(`${entry} does not exist`)
+  const env: Record<string, string> = {
+    PORT: String(o.port),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    NO_COLOR: '1',
+    DENO_NO_UPDATE_CHECK: '1',
+  }
+  if (o.variant === 'listener') env.BENCH_LISTENER = '1'
+  switch (o.runtime) {
+    case 'node': {
+      const args = ['--import', 'tsx']
+      if (o.cpuProfDir) {
+        // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
+        args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', o.cpuProfDir)
+        args.push('--cpu-prof-name', `${o.framework}-${o.variant}-${process.pid}-${Date.now()}.cpuprofile`)
+      }
+      return { bin: resolveBin('node'), args: [...args, entry], env }
+    }
+    case 'deno':
+      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, entry], env }
+    case 'deno-deploy':
+      return {
+        bin: resolveBin('deno'),
+        args: ['serve', ...DENO_PERMISSIONS, '--host', '127.0.0.1', '--port', String(o.port), entry],
+        env,
+      }
+    case 'bun':
+      return { bin: resolveBin('bun'), args: [entry], env }
+    case 'workerd': {
+      const dir = join(o.workDir, `workerd-${o.framework}-${o.variant}-${o.port}`)
+      mkdirSync(dir, { recursive: true })
+      // Workers have no process env at module scope: the variant is baked into the bundle.
+      bundleWorker(join(ROOT, entry), join(dir, 'worker.js'), { __BENCH_LISTENER__: o.variant === 'listener' ? '"1"' : '""' })
+      writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js' }))
+      return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env }
+    }
+  }
+}

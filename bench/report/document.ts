@@ -1,0 +1,303 @@
+// Turns a run into a document (headings, paragraphs, tables, charts) that
+// the Markdown and HTML writers render the same way.
+import { FRAMEWORKS, RUNTIMES, type FrameworkId } from '../lib/config.ts'
+import { SCENARIOS } from '../lib/scenarios.ts'
+import { findRow, frameworkRatio, median, targetFor, type BenchResult, type Metric, type Row } from '../lib/result.ts'
+import { DASH, compact, fixed, int, ms, times } from './format.ts'
+import { FRAMEWORK_COLORS, barChart } from './svg.ts'
+
+export type Tone = 'good' | 'warn' | 'bad'
+export type Cell = string | { text: string; tone?: Tone; strong?: boolean }
+export interface Column {
+  label: string
+  align?: 'left' | 'right'
+}
+export interface Table {
+  columns: Column[]
+  rows: Cell[][]
+}
+export type Block =
+  | { kind: 'h'; level: 1 | 2 | 3; text: string; id: string }
+  | { kind: 'p'; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'table'; table: Table }
+  | { kind: 'chart'; file: string; alt: string }
+  | { kind: 'code'; text: string }
+
+export interface Chart {
+  file: string
+  svg: string
+}
+
+export interface Doc {
+  title: string
+  blocks: Block[]
+  charts: Chart[]
+}
+
+const RUNTIME_LABEL: Record<string, string> = {
+  node: 'node',
+  deno: 'deno',
+  bun: 'bun',
+  'deno-deploy': 'deno-deploy',
+  workerd: 'workerd',
+}
+
+export function slug(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+}
+
+/** Colour for a ratio cell; `lowerIsBetter` for CPU per request. */
+export function ratioTone(r: number | null, target: number | null, lowerIsBetter: boolean): Tone | undefined {
+  if (r === null) return undefined
+  const v = lowerIsBetter ? 1 / r : r
+  if (target !== null) return v >= target ? 'good' : v >= target - 0.1 ? 'warn' : 'bad'
+  return v >= 0.95 ? 'good' : v >= 0.8 ? 'warn' : 'bad'
+}
+
+function ratioCell(rows: readonly Row[], runtime: string, scenario: string, metric: Metric, over: FrameworkId): Cell {
+  const r = frameworkRatio(rows, runtime, scenario, metric, over)
+  if (r === null) return DASH
+  const target = metric === 'rps' ? targetFor(runtime, scenario, over) : null
+  const tone = ratioTone(r, target, metric === 'cpu')
+  // Bold marks a miss of a stated performance target (visible in plain Markdown too).
+  return { text: times(r), tone, strong: target !== null && r < target }
+}
+
+function present<T>(all: readonly T[], used: Iterable<string>, id: (t: T) => string): T[] {
+  const set = new Set(used)
+  return all.filter((t) => set.has(id(t)))
+}
+
+function scenarioLine(id: string): string {
+  const s = SCENARIOS.find((x) => x.id === id)
+  if (!s) return ''
+  const req = `\`${s.request.method} ${s.request.path}\``
+  return `${s.title}: ${req}${s.request.body ? ' with a JSON body' : ''}${s.variant === 'listener' ? ', app started with one empty event listener' : ''}.`
+}
+
+export function buildDocument(result: BenchResult, chartDir: string): Doc {
+  const { meta, config, rows } = result
+  const runtimes = present(RUNTIMES, rows.map((r) => r.runtime), (r) => r)
+  const frameworks = present(FRAMEWORKS, rows.map((r) => r.framework), (f) => f)
+  const scenarioIds = present(SCENARIOS, rows.map((r) => r.scenario), (s) => s.id).map((s) => s.id)
+  const blocks: Block[] = []
+  const charts: Chart[] = []
+  const h = (level: 1 | 2 | 3, text: string) => blocks.push({ kind: 'h', level, text, id: slug(text) })
+  const p = (text: string) => blocks.push({ kind: 'p', text })
+  const chart = (file: string, alt: string, svg: string) => {
+    charts.push({ file, svg })
+    blocks.push({ kind: 'chart', file: `${chartDir}/${file}`, alt })
+  }
+  const series = frameworks.map((f) => ({ name: f, color: FRAMEWORK_COLORS[f] ?? '#999' }))
+  const settings = `${config.connections} connections, pipelining ${config.pipelining}, ${config.durationS} s measured after ${config.warmupS} s warm-up${config.rounds > 1 ? `, median of ${config.rounds} rounds` : ''}`
+
+  const title = `Rove load test: ${config.profile} profile`
+  h(1, title)
+  p(
+    `One bench app written with Rove (\`examples/bench\`), the same routes in idiomatic Hono (\`bench/hono\`) and as a bare runtime server (\`bench/raw\`, the ceiling), run on each runtime with identical [autocannon](https://github.com/mcollina/autocannon) settings: ${settings}. Measured ${meta.date.slice(0, 16).replace('T', ' ')} UTC.`,
+  )
+  blocks.push({
+    kind: 'list',
+    items: [
+      `Machine: ${meta.host.cpus} × ${meta.host.cpuModel}, ${meta.host.memGiB} GiB, ${meta.host.os}. The load generator and the server share the ${meta.host.cpus} cores.`,
+      `Versions: ${Object.entries(meta.versions)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
+      ...(meta.command ? [`Command: \`${meta.command}\``] : []),
+    ],
+  })
+  p(
+    'Absolute req/s move from run to run on a shared 2-core machine, and on the fastest targets autocannon itself (single-threaded) is the limit. Read the **ratios** measured in the same run, and **CPU per request**: the server process tree\'s own CPU time (utime + stime from /proc) over the measured window divided by the requests completed, which does not depend on which side is the bottleneck.',
+  )
+
+  // Headline: /test on every runtime.
+  if (scenarioIds.includes('test')) {
+    h(2, 'Headline: GET /test')
+    const cols: Column[] = [{ label: 'Runtime' }]
+    for (const f of frameworks) cols.push({ label: `${f} req/s`, align: 'right' })
+    const hasRaw = frameworks.includes('raw') && frameworks.includes('rove')
+    const hasHono = frameworks.includes('hono') && frameworks.includes('rove')
+    if (hasRaw) cols.push({ label: 'rove/raw', align: 'right' })
+    if (hasHono) cols.push({ label: 'rove/hono', align: 'right' })
+    for (const f of frameworks) cols.push({ label: `${f} CPU µs/req`, align: 'right' })
+    if (hasRaw) cols.push({ label: 'CPU rove/raw', align: 'right' })
+    if (hasHono) cols.push({ label: 'CPU rove/hono', align: 'right' })
+    const trs: Cell[][] = runtimes.map((rt) => {
+      const r: Cell[] = [RUNTIME_LABEL[rt] ?? rt]
+      for (const f of frameworks) r.push(okInt(findRow(rows, rt, f, 'test')))
+      if (hasRaw) r.push(ratioCell(rows, rt, 'test', 'rps', 'raw'))
+      if (hasHono) r.push(ratioCell(rows, rt, 'test', 'rps', 'hono'))
+      for (const f of frameworks) r.push(okCpu(findRow(rows, rt, f, 'test')))
+      if (hasRaw) r.push(ratioCell(rows, rt, 'test', 'cpu', 'raw'))
+      if (hasHono) r.push(ratioCell(rows, rt, 'test', 'cpu', 'hono'))
+      return r
+    })
+    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+    p(
+      'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target. CPU ratios read the other way: below 1.00× Rove spends less CPU per request than the peer.',
+    )
+    chart('rps-test.svg', 'Requests per second for GET /test per runtime and framework', rpsChart(result, 'test', runtimes, frameworks, series))
+  }
+
+  // Ratio matrices.
+  const ratioTables: [string, Metric, FrameworkId, string][] = [
+    ['req/s, rove/raw', 'rps', 'raw', 'Share of the bare runtime\'s throughput that Rove keeps (higher is better).'],
+    ['req/s, rove/hono', 'rps', 'hono', 'Rove\'s throughput relative to Hono (higher is better).'],
+    ['CPU per request, rove/raw', 'cpu', 'raw', 'Server CPU per request relative to the bare runtime (lower is better; 1.20× = 20% more CPU per request).'],
+    ['CPU per request, rove/hono', 'cpu', 'hono', 'Server CPU per request relative to Hono (lower is better).'],
+  ]
+  if (frameworks.includes('rove') && (frameworks.includes('raw') || frameworks.includes('hono'))) {
+    h(2, 'Ratios per runtime and scenario')
+    for (const [label, metric, over, note] of ratioTables) {
+      if (!frameworks.includes(over)) continue
+      h(3, label)
+      p(note)
+      const cols: Column[] = [{ label: 'Scenario' }, ...runtimes.map((r) => ({ label: RUNTIME_LABEL[r] ?? r, align: 'right' as const }))]
+      const trs: Cell[][] = []
+      for (const s of scenarioIds) {
+        const def = SCENARIOS.find((x) => x.id === s)
+        if (!def?.frameworks.includes(over)) continue
+        trs.push([`\`${s}\``, ...runtimes.map((rt) => ratioCell(rows, rt, s, metric, over))])
+      }
+      blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+    }
+  }
+
+  // One section per scenario, like the seed write-ups.
+  h(2, 'Results per scenario')
+  p('Req/s are autocannon\'s per-second samples (average and median); latency is per request, with pipelining. RSS is the peak resident memory of the server process tree during the measured window.')
+  for (const s of scenarioIds) {
+    h(3, `${s}`)
+    const line = scenarioLine(s)
+    if (line) p(line)
+    const cols: Column[] = [
+      { label: 'Runtime' },
+      { label: 'Framework' },
+      { label: 'Req/s avg', align: 'right' },
+      { label: 'Req/s p50', align: 'right' },
+      { label: 'Latency avg', align: 'right' },
+      { label: 'p50', align: 'right' },
+      { label: 'p97.5', align: 'right' },
+      { label: 'p99', align: 'right' },
+      { label: 'max', align: 'right' },
+      { label: 'CPU µs/req', align: 'right' },
+      { label: 'RSS MB', align: 'right' },
+      { label: 'Requests', align: 'right' },
+      { label: 'Result' },
+    ]
+    const trs: Cell[][] = []
+    for (const rt of runtimes)
+      for (const f of frameworks) {
+        const r = findRow(rows, rt, f, s)
+        if (!r) continue
+        const measured = r.rps.avg !== null
+        trs.push([
+          RUNTIME_LABEL[rt] ?? rt,
+          f,
+          int(r.rps.avg),
+          int(r.rps.p50),
+          ms(r.latencyMs.avg),
+          ms(r.latencyMs.p50, 0),
+          ms(r.latencyMs.p97_5, 0),
+          ms(r.latencyMs.p99, 0),
+          ms(r.latencyMs.max, 0),
+          fixed(r.cpuUsPerReq, 1),
+          fixed(r.rssPeakMB, 0),
+          int(r.requests),
+          r.ok ? 'ok' : { text: measured ? 'errors under load' : 'failed', tone: 'bad' },
+        ])
+      }
+    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+    if (rows.some((r) => r.scenario === s && r.rps.avg !== null)) {
+      if (s !== 'test') chart(`rps-${s}.svg`, `Requests per second for ${s}`, rpsChart(result, s, runtimes, frameworks, series))
+      chart(`latency-${s}.svg`, `Latency for ${s}`, latencyChart(result, s, runtimes, frameworks, series))
+    }
+  }
+
+  // Startup and memory per target.
+  h(2, 'Cold start and memory')
+  p('Cold start: from spawning the runtime binary to the first correct answer to `GET /test` (median over the targets started; node includes loading tsx, workerd excludes the esbuild bundling). Peak RSS: the highest per-scenario peak of the process tree.')
+  {
+    const cols: Column[] = [{ label: 'Runtime' }, ...frameworks.flatMap((f) => [{ label: `${f} cold start`, align: 'right' as const }, { label: `${f} peak RSS`, align: 'right' as const }])]
+    const trs: Cell[][] = runtimes.map((rt) => [
+      RUNTIME_LABEL[rt] ?? rt,
+      ...frameworks.flatMap((f) => {
+        const mine = rows.filter((r) => r.runtime === rt && r.framework === f && r.scenario !== 'listener')
+        const cold = mine.map((r) => r.coldStartMs).filter((v): v is number => v !== null)
+        const rss = mine.map((r) => r.rssPeakMB).filter((v): v is number => v !== null)
+        return [cold.length ? ms(median(cold), 0) : DASH, rss.length ? `${Math.max(...rss).toFixed(0)} MB` : DASH]
+      }),
+    ])
+    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+  }
+
+  const failed = rows.filter((r) => !r.ok)
+  h(2, 'Rows that failed or were not measured')
+  if (failed.length === 0) p('None: every target started, answered every check correctly and served the load without errors.')
+  else {
+    p('A row fails when its target did not start, answered a check wrongly (then it is not measured) or had errors, timeouts or non-2xx responses under load. Scenarios a Rove feature is still missing for answer 501 naming the feature; they are never faked.')
+    blocks.push({ kind: 'list', items: failed.map((r) => `${r.runtime} · ${r.framework} · \`${r.scenario}\`: ${r.error ?? 'failed'}`) })
+  }
+
+  h(2, 'Method')
+  blocks.push({
+    kind: 'list',
+    items: [
+      'Each target is a direct child process of the runtime binary resolved inside node_modules (never npx/npm): `node --import tsx`, `deno run`, `bun`, `deno serve` (what Deno Deploy runs) and `workerd serve` with a generated config and an esbuild bundle of the worker module (wrangler dev and Miniflare add a development proxy, so workerd is loaded directly).',
+      'Per runtime, the three frameworks\' servers are started one after the other (cold start), every scenario is checked once (status, content-type, body; a wrong answer fails the row), then each scenario is measured for rove, hono and raw back to back, so a ratio compares figures taken seconds apart. Servers are stopped by pid at the end, on errors and on Ctrl-C.',
+      'All three apps do the same work per request: JSON is serialised per request, `/params` validates with the same zod schema (raw calls `safeParse` itself), `/chain` runs five layers (request id, ring-buffer log, JWT payload decode, rate-limit counter, `x-powered-by`), views escape their output.',
+      'Scenarios only Rove has (`test-worker`: the worker pool; `listener`: one empty event listener) have no peer rows.',
+    ],
+  })
+  h(2, 'Reproduce')
+  blocks.push({
+    kind: 'code',
+    text: `npm run bench -- --profile ${config.profile} --out docs/benchmarks/results.json${config.rounds > 1 ? ` --rounds ${config.rounds}` : ''}\n# re-render this report from its JSON\nnpm run bench -- --report docs/benchmarks/results.json`,
+  })
+  return { title, blocks, charts }
+}
+
+function okInt(r: Row | undefined): Cell {
+  if (!r) return DASH
+  if (!r.ok) return { text: r.rps.avg === null ? 'failed' : `${int(r.rps.avg)} (errors)`, tone: 'bad' }
+  return int(r.rps.avg)
+}
+
+function okCpu(r: Row | undefined): Cell {
+  if (!r || r.cpuUsPerReq === null) return DASH
+  return fixed(r.cpuUsPerReq, 1)
+}
+
+function rpsChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
+  return barChart({
+    title: `Requests per second: ${scenario}`,
+    subtitle: `higher is better · ${result.config.connections} connections, pipelining ${result.config.pipelining}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
+    groups: runtimes,
+    series,
+    values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.rps.avg))),
+    unit: 'req/s',
+  })
+}
+
+function latencyChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
+  return barChart({
+    title: `Latency: ${scenario}`,
+    subtitle: `lower is better · bar: average, tick: p99 · ${result.config.connections} connections, pipelining ${result.config.pipelining}`,
+    groups: runtimes,
+    series,
+    values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.avg))),
+    markers: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.p99))),
+    markerLabel: 'p99',
+    unit: 'ms',
+  })
+}
+
+function okValue(r: Row | undefined, pick: (r: Row) => number | null): number | null {
+  return r && r.ok ? pick(r) : null
+}
+
+export { compact }

@@ -1,0 +1,44 @@
+// The plain-text summary printed at the end of a run.
+import { FRAMEWORKS, RUNTIMES } from '../lib/config.ts'
+import { SCENARIOS } from '../lib/scenarios.ts'
+import { findRow, frameworkRatio, type BenchResult } from '../lib/result.ts'
+import { DASH, compact, times } from './format.ts'
+
+export function textTable(head: string[], rows: string[][], rightFrom = 1): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i >= rightFrom ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
+  return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
+}
+
+export function summaryText(result: BenchResult): string {
+  const { rows } = result
+  const frameworks = FRAMEWORKS.filter((f) => rows.some((r) => r.framework === f))
+  const out: string[] = []
+  for (const rt of RUNTIMES) {
+    if (!rows.some((r) => r.runtime === rt)) continue
+    const head = ['scenario', ...frameworks.map((f) => `${f} req/s`), ...frameworks.map((f) => `${f} µs/req`)]
+    const ratios = (['raw', 'hono'] as const).filter((f) => frameworks.includes(f) && frameworks.includes('rove'))
+    head.push(...ratios.map((f) => `rove/${f}`), ...ratios.map((f) => `cpu rove/${f}`))
+    const body: string[][] = []
+    for (const s of SCENARIOS) {
+      if (!rows.some((r) => r.runtime === rt && r.scenario === s.id)) continue
+      const cells = [s.id]
+      for (const f of frameworks) {
+        const r = findRow(rows, rt, f, s.id)
+        cells.push(!r ? '' : r.ok ? compact(r.rps.avg) : 'FAIL')
+      }
+      for (const f of frameworks) {
+        const r = findRow(rows, rt, f, s.id)
+        cells.push(!r ? '' : r.ok && r.cpuUsPerReq !== null ? r.cpuUsPerReq.toFixed(1) : DASH)
+      }
+      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'rps', f)))
+      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'cpu', f)))
+      body.push(cells)
+    }
+    out.push(`${rt}\n${textTable(head, body)}`)
+  }
+  const failed = rows.filter((r) => !r.ok)
+  out.push(`${rows.length - failed.length}/${rows.length} rows ok${failed.length ? `; failed: ${failed.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`).join(', ')}` : ''}`)
+  return out.join('\n\n')
+}

@@ -1,0 +1,129 @@
+// npm run bench -- [flags]: runs the load tests and writes the reports.
+// See USAGE in lib/config.ts and ../shared/BENCH.md for what is measured.
+import { readFileSync } from 'node:fs'
+import { relative } from 'node:path'
+import { USAGE, parseFlags, resolveConfig, type Config } from './lib/config.ts'
+import { stopLoad } from './lib/load.ts'
+import { collectMeta } from './lib/meta.ts'
+import { killAllNow, stopAll } from './lib/proc.ts'
+import { configForJson, type BenchResult } from './lib/result.ts'
+import { Aborted, Runner, plannedRows } from './lib/runner.ts'
+import { SCENARIO_IDS } from './lib/scenarios.ts'
+import { summaryText } from './report/summary.ts'
+import { writeReports } from './report/write.ts'
+
+const tty = process.stdout.isTTY === true
+let statusShown = false
+let lastPlainStatus = 0
+
+function clearStatus(): void {
+  if (tty && statusShown) process.stdout.write('\r\x1b[2K')
+  statusShown = false
+}
+
+const hooks = {
+  status(line: string) {
+    if (tty) {
+      const cols = process.stdout.columns || 120
+      process.stdout.write('\r\x1b[2K' + (line.length > cols - 1 ? line.slice(0, cols - 2) + '…' : line))
+      statusShown = true
+    } else if (Date.now() - lastPlainStatus > 10_000) {
+      // Logs and CI: an occasional progress line instead of a redrawn one.
+      lastPlainStatus = Date.now()
+      console.log(line)
+    }
+  },
+  log(line: string) {
+    clearStatus()
+    console.log(line)
+  },
+}
+
+function rel(p: string): string {
+  return relative(process.cwd(), p) || p
+}
+
+function reportOnly(path: string): void {
+  const result = JSON.parse(readFileSync(path, 'utf8')) as BenchResult
+  const w = writeReports(result, path, { writeJson: false })
+  console.log(summaryText(result))
+  console.log(`\nwrote ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts`)
+}
+
+async function main(): Promise<number> {
+  let config: Config
+  try {
+    const flags = parseFlags(process.argv.slice(2))
+    if (flags.help) {
+      console.log(USAGE)
+      return 0
+    }
+    config = resolveConfig(flags, SCENARIO_IDS)
+  } catch (err) {
+    console.error(`bench: ${(err as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  if (config.report) {
+    reportOnly(config.report)
+    return 0
+  }
+
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim()
+  const meta = collectMeta(command)
+  const plan = plannedRows(config)
+  console.log(
+    `Rove bench · profile ${config.profile}: ${config.connections} connections, pipelining ${config.pipelining}, ` +
+      `${config.durationS} s + ${config.warmupS} s warm-up, ${config.rounds} round(s) · ${plan.length} rows\n` +
+      `runtimes ${config.runtimes.join(', ')} · frameworks ${config.frameworks.join(', ')}\n` +
+      `node ${meta.versions.node}, deno ${meta.versions.deno}, bun ${meta.versions.bun}, workerd ${meta.versions.workerd}`,
+  )
+
+  const runner = new Runner(config, hooks)
+  let interrupted = false
+  process.on('SIGINT', () => {
+    if (interrupted) {
+      killAllNow()
+      process.exit(130)
+    }
+    interrupted = true
+    hooks.log('\nstopping (Ctrl-C again to kill at once)…')
+    runner.abort()
+    stopLoad()
+  })
+  process.on('SIGTERM', () => {
+    runner.abort()
+    stopLoad()
+  })
+
+  let code = 0
+  try {
+    await runner.run()
+  } catch (err) {
+    if (!(err instanceof Aborted)) {
+      clearStatus()
+      console.error(`bench: ${(err as Error).stack ?? err}`)
+      code = 1
+    } else code = 130
+  } finally {
+    await stopAll()
+  }
+  clearStatus()
+
+  const result: BenchResult = { meta, config: configForJson(config), rows: runner.rows }
+  if (result.rows.length > 0) {
+    const w = writeReports(result, config.out)
+    console.log('\n' + summaryText(result))
+    console.log(`\nwrote ${rel(w.json)}, ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts${code === 130 ? ' (partial: interrupted)' : ''}`)
+  }
+  return code
+}
+
+// Whatever happens, no target outlives the runner.
+process.on('exit', killAllNow)
+process.on('uncaughtException', (err) => {
+  killAllNow()
+  console.error(err)
+  process.exit(1)
+})
+
+process.exitCode = await main()
