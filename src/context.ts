@@ -188,9 +188,11 @@ export class Context<E extends Env = Env, I = {}> {
   ): Response {
     const init = { status: status ?? this.#status, headers: toHeadersInit(this.#merge(TEXT_TYPE, headers)) };
     if (typeof source !== 'function') return (this._made = new Response(source, init));
-    const signal = this.#raw.signal;
+    const raw = this.#raw;
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: 1 });
     const w = writable.getWriter();
+    // A client that goes away cancels the readable side, which fails the next write:
+    // no listener on request.signal is needed (and Deno warns about those).
     let aborted = false;
     const writer: StreamWriter = {
       async write(chunk) {
@@ -203,14 +205,12 @@ export class Context<E extends Env = Env, I = {}> {
         }
       },
       get aborted() {
-        return aborted || signal.aborted;
+        return aborted;
       },
-      signal,
+      get signal() {
+        return raw.signal;
+      },
     };
-    signal.addEventListener('abort', () => {
-      aborted = true;
-      w.abort().catch(() => {});
-    });
     Promise.resolve()
       .then(() => source(writer))
       .then(
