@@ -247,8 +247,11 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
     (closing ??= new Promise<void>((resolve) => {
       const timer = setTimeout(() => server.closeAllConnections(), grace);
       timer.unref();
+      // Keep-alive sockets become idle as their last response ends: close them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.close(() => {
         clearTimeout(timer);
+        clearInterval(sweep);
         Promise.allSettled([...pending]).then(() => resolve());
       });
       server.closeIdleConnections();
