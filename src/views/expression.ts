@@ -7,7 +7,8 @@ export class ExprError {
 
 const META: ReadonlySet<string> = new Set<MetaName>(['index', 'first', 'last', 'length']);
 
-const REFUSED_WORDS: Record<string, string> = {
+// Null prototype: a name like `constructor` must not find Object's.
+const REFUSED_WORDS: Record<string, string> = Object.assign(Object.create(null), {
   new: "'new' is not allowed in views",
   function: 'functions are not allowed in views',
   class: 'classes are not allowed in views',
@@ -20,7 +21,7 @@ const REFUSED_WORDS: Record<string, string> = {
   this: "'this' is not supported in views; name the value instead",
   in: "'in' is not supported in views",
   instanceof: "'instanceof' is not supported in views",
-};
+});
 
 const ASSIGNMENTS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '??=', '||=', '&&=', '++', '--']);
 

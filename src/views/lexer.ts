@@ -29,7 +29,7 @@ const OPERATORS = [
   '(', ')', '[', ']', '.', '?', ':', '<', '>', '+', '-', '*', '/', '%', '!', '=', ',',
 ];
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
+const ESCAPES: Record<string, string> = Object.assign(Object.create(null), { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' });
 
 export class Lexer {
   pos: number;

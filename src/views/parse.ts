@@ -140,7 +140,7 @@ class TemplateParser {
       if ((e instanceof ExprError || e instanceof LexError || e instanceof Fail) && !/unterminated string/.test(e.reason)) {
         const close = src.indexOf('}}', p);
         const next = src.indexOf('{{', p);
-        if (close < 0 || (next >= 0 && next < close && e.at >= next)) {
+        if (close < 0 || (next >= 0 && next < close)) {
           throw new Fail(raw ? 'unterminated tag: expected }}}' : 'unterminated tag: expected }}', start);
         }
       }
@@ -172,7 +172,7 @@ class TemplateParser {
     const e = new ExpressionParser(lx, this.options.nesting).parse();
     const close = lx.next();
     if (close.type !== 'close' || this.src.charCodeAt(close.end) !== 125) {
-      throw new Fail('expected }}} to end a {{{ raw }}} tag', close.start);
+      throw new Fail(close.type === 'close' ? 'unterminated tag: expected }}} to end a {{{ raw }}} tag' : `unexpected ${describeToken(close.value, close.type)}, expected }}}`, close.type === 'close' ? start : close.start);
     }
     this.trimNext = close.value === '~';
     this.top.body.push({ t: 'out', e, raw: 1, at: this.pos(start) });
