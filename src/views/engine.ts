@@ -65,6 +65,8 @@ interface Entry extends Linked {
   key: string;
   source: string | ViewAst;
   compiled: CompiledView;
+  /** Every view it includes is loaded and linked. */
+  linked: boolean;
 }
 
 export function createViews(options: ViewsOptions = {}): Views {
@@ -81,7 +83,9 @@ export class ViewEngine implements Views {
   private readonly memory = new Map<string, string | ViewAst>();
   /** Resolved key -> compiled view. Entries are updated in place so links stay valid. */
   private readonly entries = new Map<string, Entry>();
-  /** Name as asked -> key (not in dev mode with a reader: files may appear or go). */
+  /** Name as asked -> key of an in-memory view. */
+  private readonly locatedInMemory = new Map<string, string>();
+  /** Name as asked -> key of a view the reader found (not kept in dev mode: files may appear or go). */
   private readonly located = new Map<string, string>();
   /** Name as asked -> view whose whole include graph is loaded and checked. */
   private readonly ready = new Map<string, Entry>();
@@ -127,7 +131,7 @@ export class ViewEngine implements Views {
   }
 
   renderSync(name: string, data?: unknown): string {
-    let e = this.ready.get(name);
+    let e = this.ready.get(name) ?? this.loadedAs(name);
     if (e === undefined) {
       if (this.reader !== undefined) {
         throw this.report(new ViewError({
@@ -139,6 +143,21 @@ export class ViewEngine implements Views {
       e = this.loadMemory(name);
     }
     return this.run(e, data, false);
+  }
+
+  /** A view already loaded with its whole graph under another spelling of its name (e.g. by preload). */
+  private loadedAs(name: string): Entry | undefined {
+    if (this.dev && this.reader !== undefined) return undefined;
+    const n = normalizeName(name);
+    if ('reason' in n) return undefined;
+    for (const key of candidates(n.name, this.ext)) {
+      const e = this.entries.get(key);
+      if (e !== undefined && e.linked) {
+        this.ready.set(name, e);
+        return e;
+      }
+    }
+    return undefined;
   }
 
   stream(name: string, data?: unknown): ReadableStream<Uint8Array> {
@@ -164,6 +183,7 @@ export class ViewEngine implements Views {
   invalidate(): void {
     this.entries.clear();
     this.located.clear();
+    this.locatedInMemory.clear();
     this.ready.clear();
     this.pending.clear();
   }
@@ -265,14 +285,14 @@ export class ViewEngine implements Views {
   }
 
   private locateInMemory(raw: string, from: From | null): string | undefined {
-    let key = this.located.get(raw);
+    let key = this.locatedInMemory.get(raw);
     if (key !== undefined) return key;
     const n = normalizeName(raw);
     if ('reason' in n) throw badName(raw, n.reason, from);
     for (const k of candidates(n.name, this.ext)) {
       if (this.memory.has(k)) {
         key = k;
-        this.located.set(raw, k);
+        this.locatedInMemory.set(raw, k);
         break;
       }
     }
@@ -338,9 +358,10 @@ export class ViewEngine implements Views {
       known.compiled = compiled;
       known.run = compiled.run;
       known.str = compiled.str;
+      known.linked = false;
       entry = known;
     } else {
-      entry = { key, source, compiled, run: compiled.run, str: compiled.str };
+      entry = { key, source, compiled, run: compiled.run, str: compiled.str, linked: false };
       this.entries.set(key, entry);
     }
     if (onEvent !== undefined) onEvent({ kind: 'view:compiled', metadata: { view: key, ms: performance.now() - t0 } });
@@ -360,6 +381,11 @@ export class ViewEngine implements Views {
 
   /** Every block given to a layout must name a slot of that layout (or of a view it includes). */
   private checkLayouts(graph: Entry[]): void {
+    this.checkBlocks(graph);
+    for (const e of graph) e.linked = true;
+  }
+
+  private checkBlocks(graph: Entry[]): void {
     for (const entry of graph) {
       for (const dep of entry.compiled.deps) {
         if (dep.kind !== 'layout' || dep.blocks === undefined || dep.blocks.length === 0) continue;
