@@ -1,5 +1,6 @@
 /**
  * npm run build:views -- <views dir> <out module> [<views dir> <out module> ...] [--ext .dve]
+ * (with no paths: examples/hello/views -> examples/hello/views.gen.ts)
  *
  * Writes a module holding every view of the directory pre-parsed, for
  * runtimes that read no files (Cloudflare Workers, Deno Deploy):
@@ -11,7 +12,8 @@
  * include or an unknown layout block fails the build.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fileSource, precompile, ViewError } from '../adapters/views-fs.ts';
 
 export async function buildViews(dir: string, out: string, ext = '.dve'): Promise<number> {
@@ -38,7 +40,8 @@ async function main(argv: string[]): Promise<void> {
     if (argv[i] === '--ext') ext = argv[++i] ?? '';
     else paths.push(argv[i]!);
   }
-  if (paths.length === 0 || paths.length % 2 !== 0) {
+  if (paths.length === 0) paths.push('examples/hello/views', 'examples/hello/views.gen.ts');
+  if (paths.length % 2 !== 0) {
     console.error('usage: build-views <views dir> <out module> [<views dir> <out module> ...] [--ext .dve]');
     process.exit(2);
   }
@@ -48,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split('\\').join('/').replace(/^.*\/(?=scripts\/)/, ''))) {
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   main(process.argv.slice(2)).catch((err) => {
     console.error(err instanceof ViewError ? `build:views: ${err.message}` : err);
     process.exit(1);

@@ -404,12 +404,19 @@ function compileInclude(node: Extract<Node, { t: 'inc' }>, scope: Scope, ctx: Ct
   return (st) => {
     if (++st.depth > maxDepth) throw depthError(s, maxDepth);
     const saved = st.frame;
+    const target = link.target;
+    if (target === null) throw unlinked(s);
     if (bindings !== null) st.frame = new Frame(saved, null, undefined, 0, bindings(st));
-    link.target!.run(st);
+    target.run(st);
     st.frame = saved;
     st.depth--;
     if (st.out.length > maxOut) throw siteError(s, 'limit', `output exceeds limits.outputSize (${maxOut} characters)`);
   };
+}
+
+// Only seen in dev mode when a file changes while another render is loading.
+function unlinked(s: Site) {
+  return siteError(s, 'not-found', 'the view is not loaded yet (it changed during this render); try again');
 }
 
 function depthError(s: Site, max: number) {
@@ -427,11 +434,13 @@ function compileLayout(node: Extract<Node, { t: 'lay' }>, scope: Scope, ctx: Ctx
   const bindings = compileBindings(node.a, scope);
   return (st) => {
     if (++st.depth > maxDepth) throw depthError(s, maxDepth);
+    const target = link.target;
+    if (target === null) throw unlinked(s);
     const savedFrame = st.frame;
     const savedBlocks = st.blocks;
     st.blocks = { table, frame: savedFrame, outer: savedBlocks } satisfies BlockContext;
     if (bindings !== null) st.frame = new Frame(savedFrame, null, undefined, 0, bindings(st));
-    link.target!.run(st);
+    target.run(st);
     st.frame = savedFrame;
     st.blocks = savedBlocks;
     st.depth--;
