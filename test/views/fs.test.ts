@@ -137,6 +137,17 @@ describe('views > build:views writes a module of pre-parsed views', () => {
     expect(() => createCoreViews({ compiled: { format: 'other', version: 1, views: {} } })).toThrow(TypeError);
   });
 
+  test('the hello example page renders the same from its directory and from its module', async () => {
+    const { default: compiled } = await import('../../examples/hello/views.gen.ts');
+    const data = { title: 'Hello <Rove>', items: [{ name: 'Node' }, { name: 'Deno & Bun' }] };
+    const expected =
+      '<!DOCTYPE html>\n<html>\n<head><title>Hello &lt;Rove&gt;</title></head>\n<body>\n<h1>Hello &lt;Rove&gt;</h1>\n<ul>\n' +
+      '<li class="first">1. Node</li>\n<li>2. Deno &amp; Bun</li>\n</ul>\n</body>\n</html>\n';
+    expect(await createViews({ dir: join(repo, 'examples/hello/views') }).render('page', data)).toBe(expected);
+    expect(await createCoreViews({ compiled }).render('page', data)).toBe(expected);
+    expect(await createCoreViews({ compiled }).render('page', { title: 'T', items: [] })).toContain('</ul>\n<p>Nothing yet.</p>\n</body>');
+  });
+
   test('examples/hello/views.gen.ts is up to date', async () => {
     const out = join(root, 'hello.gen.ts');
     const cwd = process.cwd();
