@@ -5,6 +5,7 @@ import type { RequestLike } from './request.ts';
 import { LightResponse, withHeaders } from './response.ts';
 import { ANY, Router } from './router.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
+import { mountFileRoutes, type FileRoutesOptions, type RouteLoader, type RouteManifest } from './fs-routes/index.ts';
 
 export interface AppOptions {
   /** Largest request body the body readers accept, in bytes (default 1 MiB); `bodyLimit()` changes it per route. */
@@ -74,7 +75,7 @@ export interface RouteAdder<E extends Env, Self> {
 
 export class App<E extends Env = Env> {
   readonly settings: Required<Omit<AppOptions, 'views'>> & { views: ViewRenderer | undefined };
-  private routes: RouteDef[] = [];
+  private routeDefs: RouteDef[] = [];
   private middleware: MiddlewareDef[] = [];
   private mounts: Mount[] = [];
   private errorHandler: ErrorHandler<E> | undefined;
@@ -113,6 +114,27 @@ export class App<E extends Env = Env> {
   use(...args: [Handler<E, any>, ...Handler<E, any>[]] | [string, ...Handler<E, any>[]]): this {
     const prefix = typeof args[0] === 'string' ? (args.shift() as string) : '/';
     for (const fn of args as Handler[]) this.middleware.push({ prefix, fn });
+    this.router = null;
+    return this;
+  }
+
+  /**
+   * File routes (src/fs-routes): a routes directory, scanned at startup on Node, Deno and Bun
+   * (`import 'rove/fs-routes'` installs the scanner) and watched in dev; or, on every runtime,
+   * the manifest `npm run build:routes` writes, registered at once.
+   */
+  routes(source: RouteManifest, options?: { prefix?: string }): this;
+  routes(source: string | URL | RouteLoader, options?: FileRoutesOptions): Promise<this>;
+  routes(source: RouteManifest | string | URL | RouteLoader, options?: FileRoutesOptions): this | Promise<this> {
+    return mountFileRoutes(this, () => new App(), source, options) as this | Promise<this>;
+  }
+
+  /** Take a mounted app out again, or put `next` in its place (file-route hot reload); routes recompile on the next request. */
+  unmount(app: App<any>, next?: App<any>): this {
+    const i = this.mounts.findIndex((m) => m.app === app);
+    if (i === -1) throw new Error('unmount: that app is not mounted here');
+    if (next === undefined) this.mounts.splice(i, 1);
+    else this.mounts[i] = { prefix: this.mounts[i].prefix, app: next };
     this.router = null;
     return this;
   }
@@ -193,7 +215,7 @@ export class App<E extends Env = Env> {
 
   private add(method: string, path: string, handlers: Handler[]): this {
     if (handlers.length === 0) throw new Error(`No handler for ${method} ${path}`);
-    this.routes.push({ method, path, handlers });
+    this.routeDefs.push({ method, path, handlers });
     this.router = null;
     return this;
   }
@@ -202,7 +224,7 @@ export class App<E extends Env = Env> {
   private walk(prefix: string, parents: ScopedMiddleware[], visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void): ScopedMiddleware[] {
     const own = this.middleware.map((m) => scope(joinPath(prefix, m.prefix), m.fn, this));
     const mws = [...parents, ...own];
-    for (const route of this.routes) visit(this, route, joinPath(prefix, route.path), mws);
+    for (const route of this.routeDefs) visit(this, route, joinPath(prefix, route.path), mws);
     const all = [...own];
     for (const m of this.mounts) all.push(...m.app.walk(joinPath(prefix, m.prefix), mws, visit));
     return all;

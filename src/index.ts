@@ -8,3 +8,16 @@ export { LightResponse } from './response.ts';
 export { validate, type StandardSchemaV1, type ValidationIssue, type ValidationTarget } from './validate.ts';
 export { bodyLimit } from './body-limit.ts';
 export { type CookieOptions } from './cookies.ts';
+export {
+  buildRouteTable,
+  classifyRouteFile,
+  describeRouteTable,
+  FileRouteError,
+  writeManifest,
+  type FileRoutesOptions,
+  type ListedFile,
+  type RouteLoadError,
+  type RouteLoader,
+  type RouteManifest,
+  type RouteTable,
+} from './fs-routes/index.ts';

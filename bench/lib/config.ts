@@ -2,7 +2,7 @@
 // the profile; lists default to everything known.
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const
-export const FRAMEWORKS = ['rove', 'hono', 'raw'] as const
+export const FRAMEWORKS = ['rove', 'rove-fs', 'hono', 'raw'] as const
 export type RuntimeId = (typeof RUNTIMES)[number]
 export type FrameworkId = (typeof FRAMEWORKS)[number]
 

@@ -44,7 +44,7 @@ export interface Scenario {
   needs?: string
 }
 
-const ALL: readonly FrameworkId[] = ['rove', 'hono', 'raw']
+const ALL: readonly FrameworkId[] = ['rove', 'rove-fs', 'hono', 'raw']
 const JSON_POST = { 'content-type': 'application/json' }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -108,7 +108,7 @@ export const SCENARIOS: readonly Scenario[] = [
     get('/test-worker'),
     { status: 200, contentType: 'application/json', body: '{"hello":"worker","value":7453447.913900535}' },
     // Hono and the bare runtimes have no worker pool to compare with.
-    { frameworks: ['rove'], needs: 'worker pool' },
+    { frameworks: ['rove', 'rove-fs'], needs: 'worker pool' },
   ),
   simple('test-view', 'View: one variable', get('/test-view'), { status: 200, contentType: 'text/html', body: 'Hello World.' }, { needs: 'views' }),
   simple(
@@ -221,7 +221,7 @@ export const SCENARIOS: readonly Scenario[] = [
     'GET /test with one empty event listener',
     get('/test'),
     { status: 200, contentType: 'application/json', body: '{"hello":"world!"}' },
-    { frameworks: ['rove'], variant: 'listener', needs: 'events (app.on)' },
+    { frameworks: ['rove', 'rove-fs'], variant: 'listener', needs: 'events (app.on)' },
   ),
 ]
 

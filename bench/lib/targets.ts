@@ -7,7 +7,8 @@ import type { Variant } from './scenarios.ts'
 import { ROOT, resolveBin } from './proc.ts'
 import { bundleWorker, workerdConfig } from './workerd.ts'
 
-const ENTRY_DIR: Record<FrameworkId, string> = { rove: 'examples/bench', hono: 'bench/hono', raw: 'bench/raw' }
+// rove-fs: the same app as a routes directory (file routes; issue 6), to show what file routing costs.
+const ENTRY_DIR: Record<FrameworkId, string> = { rove: 'examples/bench', 'rove-fs': 'examples/bench-fs', hono: 'bench/hono', raw: 'bench/raw' }
 const ENTRY_FILE: Record<RuntimeId, string> = {
   node: 'node.ts',
   deno: 'deno.ts',

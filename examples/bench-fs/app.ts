@@ -1,0 +1,24 @@
+// The bench app (../shared/BENCH.md) as a routes directory: each route is a
+// file under ./routes, the way the seed framework's benchmark/routes/*.ts are
+// laid out; /chain and /params get their middleware from `_middleware.ts`.
+// This module makes the app without routes: the Node, Deno and Bun entries
+// scan ./routes at startup, the Workers and Deploy entries register the
+// manifest `npm run build:routes` writes (routes.gen.ts).
+import { App, type ViewRenderer } from '../../src/index.ts'
+
+export interface BenchFsAppOptions {
+  views: ViewRenderer
+  /** Attach one empty event listener (the `listener` scenario), as examples/bench does. */
+  listener?: boolean
+}
+
+export function createBenchFsApp(options: BenchFsAppOptions) {
+  const app = new App({ views: options.views })
+  if (options.listener) {
+    // Feature-detected so that the scenario lights up when app.on lands (same as examples/bench/app.ts).
+    const on = (app as unknown as { on?: (listener: (event: unknown) => void) => void }).on
+    if (typeof on === 'function') on.call(app, () => {})
+    else app.use((c) => c.json({ title: 'Not Implemented', status: 501, detail: 'events (app.on) is not available in this Rove build yet' }, 501))
+  }
+  return app
+}

@@ -1,0 +1,6 @@
+import type { Context } from '../../../../src/index.ts'
+import type { Params } from '../../../../bench/shared/schema.ts'
+
+export function POST(c: Context<any, { json: Params }>) {
+  return c.json(c.valid('json'))
+}

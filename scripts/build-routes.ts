@@ -1,0 +1,61 @@
+/**
+ * npm run build:routes -- <routes dir> <out module> [--views <views bundle module>]
+ *
+ * Writes the routes manifest for runtimes that read no files (Cloudflare
+ * Workers, Deno Deploy): a static import of every route and middleware
+ * module, and of the views bundle (`npm run build:views`) when given, so that
+ * wrangler/esbuild and Deno Deploy bundle them. The edge entry then does
+ *
+ *   import manifest from './routes.gen.ts';
+ *   app.routes(manifest);
+ *
+ * A bad file name or two files for one route fail the build.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { listFiles } from '../adapters/fs-routes.ts';
+import { FileRouteError } from '../src/fs-routes/conventions.ts';
+import { writeManifest } from '../src/fs-routes/manifest.ts';
+
+/** An import specifier for `target` as seen from the module `from`. */
+function importPath(from: string, target: string): string {
+  const rel = relative(dirname(resolve(from)), resolve(target)).split('\\').join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/** Writes the manifest; returns the number of route and middleware modules it imports. */
+export async function buildRoutes(dir: string, out: string, options: { views?: string } = {}): Promise<number> {
+  const files = (await listFiles(resolve(dir))).map((f) => f.file);
+  const from = relative(process.cwd(), resolve(dir)).split('\\').join('/') || '.';
+  const text = writeManifest({
+    files,
+    routesImport: importPath(out, dir),
+    viewsImport: options.views === undefined ? undefined : importPath(out, options.views),
+    command: `\`npm run build:routes\` from ${from}`,
+  });
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, text);
+  return text.split('\n').filter((l) => l.startsWith('import * as')).length;
+}
+
+async function main(argv: string[]): Promise<void> {
+  let views: string | undefined;
+  const paths: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--views') views = argv[++i];
+    else paths.push(argv[i]!);
+  }
+  if (paths.length !== 2 || (argv.includes('--views') && !views)) {
+    console.error('usage: build-routes <routes dir> <out module> [--views <views bundle module>]');
+    process.exit(2);
+  }
+  const n = await buildRoutes(paths[0]!, paths[1]!, { views });
+  console.log(`build:routes: ${paths[0]} -> ${paths[1]} (${n} modules${views ? ', views ' + views : ''})`);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  main(process.argv.slice(2)).catch((err) => {
+    console.error(err instanceof FileRouteError ? `build:routes: ${err.message}` : err);
+    process.exit(1);
+  });
+}
