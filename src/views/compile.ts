@@ -4,7 +4,6 @@ import {
   type BlockContext, type Eff, Frame, hasOwn, innermostLoop, lookupFree, type Site, siteError,
   type State, type Str, toHtml, toRaw, type Val,
 } from './runtime.ts';
-import { escapeHtml } from './escape.ts';
 
 /**
  * AST -> nested closures. No code is generated from strings: every closure
@@ -659,4 +658,3 @@ function evalBinary(op: string, a: Any, b: Any): unknown {
   throw new Error(`views: unknown operator ${op}`);
 }
 
-export { escapeHtml };
