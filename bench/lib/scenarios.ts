@@ -29,8 +29,12 @@ export interface Check {
   expect: Expectation
 }
 
-/** A target variant is a differently started server (e.g. with a listener attached). */
-export type Variant = 'default' | 'listener'
+/**
+ * A target variant is a differently started server, as the seed benchmark
+ * started main.ts, main-worker.ts and main-log.ts: with one empty event
+ * listener attached, or with the worker pool enabled.
+ */
+export type Variant = 'default' | 'listener' | 'workers'
 
 export interface Scenario {
   id: string
@@ -108,7 +112,7 @@ export const SCENARIOS: readonly Scenario[] = [
     get('/test-worker'),
     { status: 200, contentType: 'application/json', body: '{"hello":"worker","value":7453447.913900535}' },
     // Hono and the bare runtimes have no worker pool to compare with.
-    { frameworks: ['rove', 'rove-fs'], needs: 'worker pool' },
+    { frameworks: ['rove', 'rove-fs'], variant: 'workers', needs: 'worker pool' },
   ),
   simple('test-view', 'View: one variable', get('/test-view'), { status: 200, contentType: 'text/html', body: 'Hello World.' }, { needs: 'views' }),
   simple(

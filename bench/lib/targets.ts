@@ -52,6 +52,7 @@ export function launchFor(o: LaunchOptions): Launch {
     DENO_NO_UPDATE_CHECK: '1',
   }
   if (o.variant === 'listener') env.BENCH_LISTENER = '1'
+  if (o.variant === 'workers') env.BENCH_WORKERS = '1'
   switch (o.runtime) {
     case 'node': {
       const args = ['--import', 'tsx']
@@ -76,7 +77,10 @@ export function launchFor(o: LaunchOptions): Launch {
       const dir = join(o.workDir, `workerd-${o.framework}-${o.variant}-${o.port}`)
       mkdirSync(dir, { recursive: true })
       // Workers have no process env at module scope: the variant is baked into the bundle.
-      bundleWorker(join(ROOT, entry), join(dir, 'worker.js'), { __BENCH_LISTENER__: o.variant === 'listener' ? '"1"' : '""' })
+      bundleWorker(join(ROOT, entry), join(dir, 'worker.js'), {
+        __BENCH_LISTENER__: o.variant === 'listener' ? '"1"' : '""',
+        __BENCH_WORKERS__: o.variant === 'workers' ? '"1"' : '""',
+      })
       writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js' }))
       return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env }
     }

@@ -76,7 +76,7 @@ function scenarioLine(id: string): string {
   const s = SCENARIOS.find((x) => x.id === id)
   if (!s) return ''
   const req = `\`${s.request.method} ${s.request.path}\``
-  return `${s.title}: ${req}${s.request.body ? ' with a JSON body' : ''}${s.variant === 'listener' ? ', app started with one empty event listener' : ''}.`
+  return `${s.title}: ${req}${s.request.body ? ' with a JSON body' : ''}${s.variant === 'listener' ? ', app started with one empty event listener' : s.variant === 'workers' ? ', app started with the worker pool' : ''}.`
 }
 
 export function buildDocument(result: BenchResult, chartDir: string): Doc {
@@ -226,7 +226,7 @@ export function buildDocument(result: BenchResult, chartDir: string): Doc {
     const trs: Cell[][] = runtimes.map((rt) => [
       RUNTIME_LABEL[rt] ?? rt,
       ...frameworks.flatMap((f) => {
-        const mine = rows.filter((r) => r.runtime === rt && r.framework === f && r.scenario !== 'listener')
+        const mine = rows.filter((r) => r.runtime === rt && r.framework === f && SCENARIOS.find((x) => x.id === r.scenario)?.variant === 'default')
         const cold = mine.map((r) => r.coldStartMs).filter((v): v is number => v !== null)
         const rss = mine.map((r) => r.rssPeakMB).filter((v): v is number => v !== null)
         return [cold.length ? ms(median(cold), 0) : DASH, rss.length ? `${Math.max(...rss).toFixed(0)} MB` : DASH]
