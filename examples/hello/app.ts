@@ -1,9 +1,12 @@
 import { App } from 'rove';
+import { createViews } from 'rove/views';
+import views from './views.gen.ts';
 
 type Bindings = { GREETING?: string };
 
 /** The hello app: the contract the README, the conformance suite and users rely on. */
-export const app = new App<{ Bindings: Bindings }>();
+// Views come pre-parsed from `npm run build:views`, so every runtime (Workers included) renders them without files.
+export const app = new App<{ Bindings: Bindings }>({ views: createViews({ compiled: views }) });
 
 app.get('/', (c) => c.json({ hello: 'world' }));
 
@@ -25,3 +28,9 @@ app.get('/stream', (c) =>
 app.get('/boom', () => {
   throw new Error('this message must not reach the client');
 });
+
+export const PAGE_DATA = { title: 'Hello <Rove>', items: [{ name: 'ワン' }, { name: '<b>two</b>' }, { name: 'three & four' }] };
+
+app.get('/page', (c) => c.render('page', PAGE_DATA, { stream: c.req.query('stream') === '1' }));
+
+app.get('/missing-view', (c) => c.render('no/such/view', {}));

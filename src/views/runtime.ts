@@ -95,6 +95,8 @@ export function toRaw(v: unknown, site: Site): string {
 }
 
 function stringify(v: unknown, site: Site): string {
+  // A function's source text is an implementation detail, never page content.
+  if (typeof v === 'function') return '';
   try {
     return String(v);
   } catch (e) {

@@ -2,8 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { RUNTIMES, start, wranglerVars, type Running } from './servers.ts';
+import { createViews } from '../../src/views/index.ts';
+import compiled from '../../examples/hello/views.gen.ts';
+import { PAGE_DATA } from '../../examples/hello/app.ts';
 
 const GREETING = 'Hello from the environment';
+const PAGE = await createViews({ compiled }).render('page', PAGE_DATA);
 
 /** A raw HTTP/1.1 request, for what fetch won't send (an over-long body it can't stream slowly, odd paths). */
 function raw(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -199,6 +203,32 @@ describe.each(RUNTIMES)('conformance on %s', (runtime) => {
       expect(res.status).toBe(200);
       const expected = runtime === 'workerd' ? wranglerVars().GREETING : GREETING;
       expect(await res.text()).toBe(expected);
+    });
+  });
+
+  describe('views', () => {
+    it('renders a page with a layout, a loop and an include, identically', async () => {
+      const res = await fetch(`${url}/page`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await res.text();
+      expect(html).toBe(PAGE);
+      expect(html).toContain('<title>Hello &lt;Rove&gt;</title>');
+      expect(html).toContain('<li class="first">1. ワン</li>');
+      expect(html).toContain('2. &lt;b&gt;two&lt;/b&gt;');
+    });
+
+    it('streams the same page', async () => {
+      const res = await fetch(`${url}/page?stream=1`);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toBe(PAGE);
+    });
+
+    it('a view error answers 500 without details', async () => {
+      const res = await fetch(`${url}/missing-view`);
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(text).not.toContain('no/such/view');
     });
   });
 

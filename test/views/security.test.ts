@@ -81,3 +81,10 @@ describe('views > security', () => {
     expect(() => render('{{> nope}}')).toThrow(expect.objectContaining({ kind: 'not-found', line: 1, column: 1 }));
   });
 });
+
+describe('views > functions in data', () => {
+  test('print nothing rather than their source', async () => {
+    const views = createViews({ templates: { 'f.dve': '[{{ fn }}][{{{ fn }}}]' } });
+    expect(await views.render('f', { fn: function secret() { return 'x'; } })).toBe('[][]');
+  });
+});
