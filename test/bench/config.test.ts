@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { FRAMEWORKS, PROFILES, RUNTIMES, parseFlags, resolveConfig } from '../../bench/lib/config.ts'
+import { SCENARIO_IDS } from '../../bench/lib/scenarios.ts'
+
+const resolve = (argv: string[]) => resolveConfig(parseFlags(argv), SCENARIO_IDS)
+
+describe('bench config', () => {
+  it('uses the default profile and every runtime, framework and scenario when no flag is given', () => {
+    const c = resolve([])
+    expect(c.profile).toBe('default')
+    expect({ connections: c.connections, pipelining: c.pipelining, durationS: c.durationS, warmupS: c.warmupS }).toEqual(PROFILES.default)
+    expect(c.rounds).toBe(1)
+    expect(c.runtimes).toEqual([...RUNTIMES])
+    expect(c.frameworks).toEqual([...FRAMEWORKS])
+    expect(c.scenarios).toEqual([...SCENARIO_IDS])
+    expect(c.out).toBe('tmp/bench/default.json')
+  })
+
+  it('takes the load settings of the chosen profile', () => {
+    expect(resolve(['--profile', 'quick'])).toMatchObject({ connections: 10, pipelining: 1, durationS: 1, warmupS: 0.5 })
+    expect(resolve(['--profile=seed'])).toMatchObject({ connections: 500, pipelining: 10, durationS: 30, warmupS: 5 })
+  })
+
+  it('lets an explicit flag override the profile, in either flag form', () => {
+    const c = resolve(['--profile', 'seed', '--connections', '50', '--duration=2.5', '--warmup', '0', '--pipelining=4', '--rounds', '3'])
+    expect(c).toMatchObject({ profile: 'seed', connections: 50, pipelining: 4, durationS: 2.5, warmupS: 0, rounds: 3 })
+  })
+
+  it('keeps the canonical order of listed ids whatever order the flag used', () => {
+    const c = resolve(['--runtimes', 'workerd,node', '--frameworks', 'raw,rove', '--scenarios', 'echo,test'])
+    expect(c.runtimes).toEqual(['node', 'workerd'])
+    expect(c.frameworks).toEqual(['rove', 'raw'])
+    expect(c.scenarios).toEqual(['test', 'echo'])
+  })
+
+  it('treats "all" as every id', () => {
+    expect(resolve(['--runtimes', 'all']).runtimes).toEqual([...RUNTIMES])
+  })
+
+  it('refuses unknown flags, ids and profiles, and bad numbers', () => {
+    expect(() => parseFlags(['--conections', '5'])).toThrow(/unknown flag --conections/)
+    expect(() => parseFlags(['--duration'])).toThrow(/needs a value/)
+    expect(() => parseFlags(['--duration', '--rounds', '2'])).toThrow(/needs a value/)
+    expect(() => parseFlags(['--connections', '0'])).toThrow(/positive/)
+    expect(() => parseFlags(['--rounds', '1.5'])).toThrow(/integer/)
+    expect(() => parseFlags(['stray'])).toThrow(/unexpected argument/)
+    expect(() => resolve(['--runtimes', 'node,spidermonkey'])).toThrow(/unknown runtime "spidermonkey"/)
+    expect(() => resolve(['--scenarios', 'nope'])).toThrow(/unknown scenario "nope"/)
+    expect(() => resolve(['--profile', 'huge'])).toThrow(/unknown profile "huge"/)
+  })
+
+  it('passes --out, --report and --cpu-prof through', () => {
+    const c = resolve(['--out', 'x/run.json', '--report', 'y.json', '--cpu-prof', 'prof'])
+    expect(c).toMatchObject({ out: 'x/run.json', report: 'y.json', cpuProf: 'prof' })
+    expect(parseFlags(['-h']).help).toBe(true)
+  })
+})
