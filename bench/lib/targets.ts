@@ -58,8 +58,9 @@ export function launchFor(o: LaunchOptions): Launch {
       const args = ['--import', 'tsx']
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
-        args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', o.cpuProfDir)
-        args.push('--cpu-prof-name', `${o.framework}-${o.variant}-${process.pid}-${Date.now()}.cpuprofile`)
+        // One directory per target: node writes one file per thread (tsx's loader hooks run in their own).
+        const dir = join(o.cpuProfDir, `${o.framework}-${o.variant}`)
+        args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', dir)
       }
       return { bin: resolveBin('node'), args: [...args, entry], env }
     }
