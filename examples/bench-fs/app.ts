@@ -4,16 +4,29 @@
 // This module makes the app without routes: the Node, Deno and Bun entries
 // scan ./routes at startup, the Workers and Deploy entries register the
 // manifest `npm run build:routes` writes (routes.gen.ts).
+import * as rove from '../../src/index.ts'
 import { App, type ViewRenderer } from '../../src/index.ts'
 
 export interface BenchFsAppOptions {
   views: ViewRenderer
   /** Attach one empty event listener (the `listener` scenario), as examples/bench does. */
   listener?: boolean
+  /** Give the app a worker pool (the `test-worker` scenario); without one /test-worker answers 503. */
+  workers?: boolean
 }
 
 export function createBenchFsApp(options: BenchFsAppOptions) {
-  const app = new App({ views: options.views })
+  // Looked up through the namespace, as examples/bench does, so the app still loads where the pool is missing.
+  const createWorkerPool = (rove as { createWorkerPool?: (o: object) => unknown }).createWorkerPool
+  const workers =
+    options.workers && typeof createWorkerPool === 'function'
+      ? createWorkerPool({
+          // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
+          module: () => new URL('./tasks.ts', import.meta.url),
+          load: () => import('./tasks.ts'),
+        })
+      : undefined
+  const app = new App({ views: options.views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0])
   if (options.listener) {
     // Feature-detected so that the scenario lights up when app.on lands (same as examples/bench/app.ts).
     const on = (app as unknown as { on?: (listener: (event: unknown) => void) => void }).on

@@ -5,7 +5,11 @@ import { createViews } from '../../src/views/index.ts'
 import { createBenchFsApp } from './app.ts'
 import manifest from './routes.gen.ts'
 
-const app = createBenchFsApp({ views: createViews({ compiled: manifest.views }), listener: Deno.env.get('BENCH_LISTENER') === '1' })
+const app = createBenchFsApp({
+  views: createViews({ compiled: manifest.views }),
+  listener: Deno.env.get('BENCH_LISTENER') === '1',
+  workers: Deno.env.get('BENCH_WORKERS') === '1',
+})
 app.routes(manifest)
 
 export default toDeploy(app)
