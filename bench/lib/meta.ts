@@ -23,6 +23,18 @@ function binVersion(name: string, pattern: RegExp): string {
   }
 }
 
+/** The commit measured, marked when the working tree had uncommitted changes under src/ or adapters/. */
+function gitRevision(): string {
+  try {
+    const opts = { cwd: ROOT, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] }
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], opts).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'examples/bench'], opts).trim() !== ''
+    return dirty ? `${head}+uncommitted` : head
+  } catch {
+    return 'unknown'
+  }
+}
+
 function osName(): string {
   try {
     const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))
@@ -48,7 +60,7 @@ export function collectMeta(command?: string): Meta {
       deno: binVersion('deno', /deno (\S+)/),
       bun: binVersion('bun', /(\S+)/),
       workerd: binVersion('workerd', /workerd (\S+)/),
-      rove: packageVersion(ROOT),
+      rove: `${packageVersion(ROOT)} (${gitRevision()})`,
       hono: packageVersion(join(ROOT, 'node_modules/hono')),
       '@hono/node-server': packageVersion(join(ROOT, 'node_modules/@hono/node-server')),
       zod: packageVersion(join(ROOT, 'node_modules/zod')),
