@@ -79,7 +79,35 @@ function scenarioLine(id: string): string {
   return `${s.title}: ${req}${s.request.body ? ' with a JSON body' : ''}${s.variant === 'listener' ? ', app started with one empty event listener' : s.variant === 'workers' ? ', app started with the worker pool' : ''}.`
 }
 
-export function buildDocument(result: BenchResult, chartDir: string): Doc {
+/**
+ * Hand-written observations kept beside the JSON (FILE.notes.md) survive
+ * re-rendering. Only a small subset is understood: `##`/`###` headings,
+ * `- ` lists and paragraphs separated by blank lines.
+ */
+export function parseNotes(text: string): Block[] {
+  const out: Block[] = []
+  for (const chunk of text.replace(/\r\n/g, '\n').split(/\n\s*\n/)) {
+    const lines = chunk.split('\n').filter((l) => l.trim() !== '')
+    if (lines.length === 0) continue
+    const head = /^(#{2,3}) (.*)$/.exec(lines[0]!)
+    if (head) {
+      out.push({ kind: 'h', level: head[1]!.length as 2 | 3, text: head[2]!, id: slug(head[2]!) })
+      lines.shift()
+      if (lines.length === 0) continue
+    }
+    if (lines[0]!.startsWith('- ')) {
+      const items: string[] = []
+      for (const l of lines) {
+        if (l.startsWith('- ')) items.push(l.slice(2).trim())
+        else items[items.length - 1] += ' ' + l.trim()
+      }
+      out.push({ kind: 'list', items })
+    } else out.push({ kind: 'p', text: lines.map((l) => l.trim()).join(' ') })
+  }
+  return out
+}
+
+export function buildDocument(result: BenchResult, chartDir: string, notes?: string): Doc {
   const { meta, config, rows } = result
   const runtimes = present(RUNTIMES, rows.map((r) => r.runtime), (r) => r)
   const frameworks = present(FRAMEWORKS, rows.map((r) => r.framework), (f) => f)
@@ -114,32 +142,31 @@ export function buildDocument(result: BenchResult, chartDir: string): Doc {
     'Absolute req/s move from run to run on a shared 2-core machine, and on the fastest targets autocannon itself (single-threaded) is the limit. Read the **ratios** measured in the same run, and **CPU per request**: the server process tree\'s own CPU time (utime + stime from /proc) over the measured window divided by the requests completed, which does not depend on which side is the bottleneck.',
   )
 
-  // Headline: /test on every runtime.
+  if (notes) blocks.push(...parseNotes(notes))
+
+  // Headline: /test on every runtime, throughput then CPU per request.
   if (scenarioIds.includes('test')) {
     h(2, 'Headline: GET /test')
-    const cols: Column[] = [{ label: 'Runtime' }]
-    for (const f of frameworks) cols.push({ label: `${f} req/s`, align: 'right' })
-    const hasRaw = frameworks.includes('raw') && frameworks.includes('rove')
-    const hasHono = frameworks.includes('hono') && frameworks.includes('rove')
-    if (hasRaw) cols.push({ label: 'rove/raw', align: 'right' })
-    if (hasHono) cols.push({ label: 'rove/hono', align: 'right' })
-    for (const f of frameworks) cols.push({ label: `${f} CPU µs/req`, align: 'right' })
-    if (hasRaw) cols.push({ label: 'CPU rove/raw', align: 'right' })
-    if (hasHono) cols.push({ label: 'CPU rove/hono', align: 'right' })
-    const trs: Cell[][] = runtimes.map((rt) => {
-      const r: Cell[] = [RUNTIME_LABEL[rt] ?? rt]
-      for (const f of frameworks) r.push(okInt(findRow(rows, rt, f, 'test')))
-      if (hasRaw) r.push(ratioCell(rows, rt, 'test', 'rps', 'raw'))
-      if (hasHono) r.push(ratioCell(rows, rt, 'test', 'rps', 'hono'))
-      for (const f of frameworks) r.push(okCpu(findRow(rows, rt, f, 'test')))
-      if (hasRaw) r.push(ratioCell(rows, rt, 'test', 'cpu', 'raw'))
-      if (hasHono) r.push(ratioCell(rows, rt, 'test', 'cpu', 'hono'))
-      return r
+    const withRove = frameworks.includes('rove')
+    const peers = (['raw', 'hono'] as const).filter((f) => withRove && frameworks.includes(f))
+    const table = (metric: Metric, unit: string, cell: (r: Row | undefined) => Cell): Table => ({
+      columns: [
+        { label: 'Runtime' },
+        ...frameworks.map((f) => ({ label: `${f} ${unit}`, align: 'right' as const })),
+        ...peers.map((f) => ({ label: `rove/${f}`, align: 'right' as const })),
+      ],
+      rows: runtimes.map((rt) => [
+        RUNTIME_LABEL[rt] ?? rt,
+        ...frameworks.map((f) => cell(findRow(rows, rt, f, 'test'))),
+        ...peers.map((f) => ratioCell(rows, rt, 'test', metric, f)),
+      ]),
     })
-    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+    blocks.push({ kind: 'table', table: table('rps', 'req/s', okInt) })
     p(
-      'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target. CPU ratios read the other way: below 1.00× Rove spends less CPU per request than the peer.',
+      'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target.',
     )
+    blocks.push({ kind: 'table', table: table('cpu', 'CPU µs/req', okCpu) })
+    p('Server CPU time per request; here a ratio below 1.00× means Rove spends less CPU per request than the peer.')
     chart('rps-test.svg', 'Requests per second for GET /test per runtime and framework', rpsChart(result, 'test', runtimes, frameworks, series))
   }
 

@@ -1,5 +1,6 @@
-// Writes FILE.json plus FILE.md, FILE.html and FILE-charts/*.svg beside it.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+// Writes FILE.json plus FILE.md, FILE.html and FILE-charts/*.svg beside it;
+// FILE.notes.md, when present, goes into both reports after the introduction.
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { BenchResult } from '../lib/result.ts'
 import { buildDocument } from './document.ts'
@@ -16,14 +17,23 @@ export interface Written {
 export function reportPaths(jsonPath: string) {
   const dir = dirname(jsonPath)
   const base = basename(jsonPath).replace(/\.json$/i, '')
-  return { dir, base, markdown: join(dir, `${base}.md`), html: join(dir, `${base}.html`), chartDir: join(dir, `${base}-charts`), chartRel: `${base}-charts` }
+  return {
+    dir,
+    base,
+    markdown: join(dir, `${base}.md`),
+    html: join(dir, `${base}.html`),
+    notes: join(dir, `${base}.notes.md`),
+    chartDir: join(dir, `${base}-charts`),
+    chartRel: `${base}-charts`,
+  }
 }
 
 export function writeReports(result: BenchResult, jsonPath: string, { writeJson = true } = {}): Written {
   const p = reportPaths(jsonPath)
   mkdirSync(p.dir, { recursive: true })
   if (writeJson) writeFileSync(jsonPath, JSON.stringify(result, null, 2) + '\n')
-  const doc = buildDocument(result, p.chartRel)
+  const notes = existsSync(p.notes) ? readFileSync(p.notes, 'utf8') : undefined
+  const doc = buildDocument(result, p.chartRel, notes)
   // Replace the chart directory whole so charts of scenarios no longer run do not linger.
   rmSync(p.chartDir, { recursive: true, force: true })
   mkdirSync(p.chartDir, { recursive: true })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { emptyRow, type BenchResult, type Row } from '../../bench/lib/result.ts'
-import { buildDocument } from '../../bench/report/document.ts'
+import { buildDocument, parseNotes } from '../../bench/report/document.ts'
 import { inline, renderHtml } from '../../bench/report/html.ts'
 import { markdownTable, renderMarkdown } from '../../bench/report/markdown.ts'
 import { summaryText } from '../../bench/report/summary.ts'
@@ -56,6 +56,21 @@ describe('bench report writers', () => {
     expect(md).toContain('| node | 45,000 | 40,000 | 60,000 | **0.75×** | 1.13× |')
     expect(md).toContain('| deno | 98,000 | 90,000 | 100,000 | 0.98× | 1.09× |')
     expect(md).toContain('![Requests per second for GET /test per runtime and framework](run-charts/rps-test.svg)')
+  })
+
+  it('puts CPU per request of /test in a second headline table', () => {
+    expect(md).toContain('| Runtime | rove CPU µs/req | hono CPU µs/req | raw CPU µs/req | rove/raw | rove/hono |')
+    expect(md).toContain('| node | 22.0 | 25.0 | 15.0 | 1.47× | 0.88× |')
+  })
+
+  it('reads hand-written notes: headings, lists and paragraphs', () => {
+    const blocks = parseNotes('## Findings\n\nOne `line`\nwrapped.\n\n- first\n  continued\n- second\n')
+    expect(blocks).toEqual([
+      { kind: 'h', level: 2, text: 'Findings', id: 'findings' },
+      { kind: 'p', text: 'One `line` wrapped.' },
+      { kind: 'list', items: ['first continued', 'second'] },
+    ])
+    expect(renderMarkdown(buildDocument(result, 'c', '## Findings\n\nRove is fine.'))).toMatch(/## Findings\n\nRove is fine\.\n\n## Headline/)
   })
 
   it('writes ratio tables for req/s and CPU per request', () => {
