@@ -5,6 +5,8 @@ import type { RequestLike } from './request.ts';
 import { LightResponse, withHeaders } from './response.ts';
 import { ANY, Router } from './router.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
+import { EventBus, observeRequest, type EventKind, type Listener } from './events.ts';
+import type { WorkerPool } from './workers/pool.ts';
 import { mountFileRoutes, type FileRoutesOptions, type RouteLoader, type RouteManifest } from './fs-routes/index.ts';
 
 export interface AppOptions {
@@ -19,6 +21,8 @@ export interface AppOptions {
   /** Dev mode shows error messages and stacks of 5xx responses. */
   dev?: boolean;
   views?: ViewRenderer;
+  /** The worker pool handlers reach as `c.worker` (`createWorkerPool`); without one, `c.worker.run()` answers 503. */
+  workers?: WorkerPool;
 }
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
@@ -74,7 +78,9 @@ export interface RouteAdder<E extends Env, Self> {
 }
 
 export class App<E extends Env = Env> {
-  readonly settings: Required<Omit<AppOptions, 'views'>> & { views: ViewRenderer | undefined };
+  readonly settings: Required<Omit<AppOptions, 'views' | 'workers'>> & { views: ViewRenderer | undefined; workers: WorkerPool | undefined };
+  /** The event bus (`app.on` listens on it); adapters and the worker pool emit to it. */
+  readonly events = new EventBus();
   private routeDefs: RouteDef[] = [];
   private middleware: MiddlewareDef[] = [];
   private mounts: Mount[] = [];
@@ -92,8 +98,10 @@ export class App<E extends Env = Env> {
       trailingSlash: options.trailingSlash ?? 'strict',
       dev: options.dev ?? false,
       views: options.views,
+      workers: options.workers,
     };
-    this.config = { bodyLimit: this.settings.bodyLimit, views: this.settings.views, dev: this.settings.dev };
+    this.config = { bodyLimit: this.settings.bodyLimit, views: this.settings.views, dev: this.settings.dev, workers: options.workers };
+    options.workers?.attach(this.events);
   }
 
   get: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('GET', path, handlers);
@@ -147,6 +155,21 @@ export class App<E extends Env = Env> {
     return this;
   }
 
+  /**
+   * Listen to every event, or to one kind: `app.on('request:complete', (e) => ...)`.
+   * Returns the function that stops listening. With no request listener the request path does no event work.
+   */
+  on(listener: Listener): () => void;
+  on<K extends EventKind>(kind: K, listener: Listener<K>): () => void;
+  on(a: EventKind | Listener, b?: Listener<any>): () => void {
+    return typeof a === 'function' ? this.events.on(a) : this.events.on(a, b!);
+  }
+
+  /** Adapters call this once the server has stopped: it terminates the worker pool. */
+  shutdown(): Promise<void> {
+    return this.settings.workers?.close() ?? Promise.resolve();
+  }
+
   onError(handler: ErrorHandler<E>): this {
     this.errorHandler = handler;
     return this;
@@ -188,16 +211,23 @@ export class App<E extends Env = Env> {
     }
     const route = match.value;
     const c = new Context<E>(this.config, request, path, query, params, env, ctx, light);
+    // The only event work on the request path when nobody listens: this one check.
+    if (this.events.observing) return observeRequest(this.events, request, c, route.pattern, () => this.respond(c, route.chain, route.onError));
+    return this.respond(c, route.chain, route.onError);
+  }
+
+  /** Run a route's chain and turn what it returns or throws into the response. */
+  private respond(c: Context<E>, chain: (c: Context<any, any>) => unknown, onError: ErrorResponder): Result | Promise<Result> {
     let out: unknown;
     try {
-      out = route.chain(c);
+      out = chain(c);
     } catch (error) {
-      return this.fail(error, c, route.onError);
+      return this.fail(error, c, onError);
     }
     if (out instanceof Promise) {
       return out.then(
         (value) => finish(c, value),
-        (error) => this.fail(error, c, route.onError),
+        (error) => this.fail(error, c, onError),
       );
     }
     return finish(c, out);
@@ -301,18 +331,15 @@ export class App<E extends Env = Env> {
     chain.push(final);
     const onError = this.errorResponder(this);
     const c = new Context<E>(this.config, request, path, query, {}, env, ctx, light);
-    let out: unknown;
-    try {
-      out = compose(chain, onError)(c);
-    } catch (error) {
-      return this.fail(error, c, onError);
-    }
-    return out instanceof Promise ? out.then((v) => finish(c, v), (e) => this.fail(e, c, onError)) : finish(c, out);
+    const run = compose(chain, onError);
+    if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.respond(c, run, onError));
+    return this.respond(c, run, onError);
   }
 
   /** Answer a request refused before routing (URL too long, bad encoding) through the error handler. */
   private reject(error: HttpError, request: RequestLike, path: string, query: string, env: unknown, ctx: ExecutionContext | undefined, light: boolean): Promise<Result> {
     const c = new Context<E>(this.config, request, path, query, {}, env, ctx, light);
+    if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.fail(error, c, this.errorResponder(this))) as Promise<Result>;
     return this.fail(error, c, this.errorResponder(this));
   }
 }

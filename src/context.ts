@@ -3,6 +3,7 @@ import { HttpError } from './errors.ts';
 import { RoveRequest, type RequestLike } from './request.ts';
 import { LightResponse, toHeadersInit, type HeaderRecord } from './response.ts';
 import type { Params } from './router.ts';
+import { NO_WORKERS, type WorkerRunner } from './workers/pool.ts';
 
 /** Type parameters of an app: Workers bindings and per-request variables. */
 export interface Env {
@@ -26,6 +27,7 @@ export interface ContextConfig {
   bodyLimit: number;
   views: ViewRenderer | undefined;
   dev: boolean;
+  workers?: WorkerRunner;
 }
 
 type Bindings<E extends Env> = E['Bindings'] extends object ? E['Bindings'] : Record<string, unknown>;
@@ -94,6 +96,11 @@ export class Context<E extends Env = Env, I = {}> {
 
   get req(): RoveRequest {
     return (this.#req ??= new RoveRequest(this.#raw, this.path, this.queryString, this.params, () => this._bodyLimit));
+  }
+
+  /** The app's worker pool: `await c.worker.run(payload)`. Without a pool, run() answers 503. */
+  get worker(): WorkerRunner {
+    return this.config.workers ?? NO_WORKERS;
   }
 
   get executionCtx(): ExecutionContext {

@@ -2,6 +2,18 @@ export { App, type AppOptions, type ErrorHandler, type NotFoundHandler } from '.
 export { Context, type Env, type ExecutionContext, type StreamWriter, type ViewRenderer } from './context.ts';
 export type { Handler, Next } from './compose.ts';
 export { HttpError, errorResponse } from './errors.ts';
+export { EventBus, type EventKind, type EventMap, type Listener, type RoveEvent, type RequestMetadata, type BodyRejectedMetadata } from './events.ts';
+export {
+  createWorkerPool,
+  WorkerPool,
+  type WorkerPoolOptions,
+  type WorkerPoolStats,
+  type WorkerRunner,
+  type WorkerSpawner,
+  type WorkerThread,
+  type RunOptions,
+} from './workers/pool.ts';
+export type { TaskModule } from './workers/protocol.ts';
 export { Router, type Match, type Params, RouteError } from './router.ts';
 export { RoveRequest, type RequestLike } from './request.ts';
 export { LightResponse } from './response.ts';

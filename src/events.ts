@@ -1,0 +1,351 @@
+import type { Context, ExecutionContext } from './context.ts';
+import { HttpError } from './errors.ts';
+import type { RequestLike } from './request.ts';
+import type { LightResponse } from './response.ts';
+
+/** What every request event carries. Costly fields are read only when a listener reads them. */
+export interface RequestMetadata {
+  readonly method: string;
+  /** The pathname as sent (not percent-decoded). */
+  readonly path: string;
+  /** The matched route pattern (`/users/:id`), or null when no route matched (404, 405, 414…). */
+  readonly route: string | null;
+  readonly status: number;
+  /** From routing done to response ready; the adapter's write is not included. Frozen clocks on Workers make CPU-only work read 0. */
+  readonly durationMs: number;
+  /** What a handler or middleware threw, when one did (also for errors the error handler turned into a response). */
+  readonly error: unknown;
+  /** The request's Content-Length, when it sent one. */
+  readonly requestSize: number | undefined;
+  /** The response body's size in bytes, when known before it is sent (not for streams without Content-Length). */
+  readonly responseSize: number | undefined;
+  readonly userAgent: string | undefined;
+  /** The client's address where the runtime gives it (Node, Deno, Bun, Workers' cf-connecting-ip). */
+  readonly clientAddress: string | undefined;
+  /** Any request header. */
+  header(name: string): string | undefined;
+}
+
+/** A body the app refused: too large (413), unreadable (400) or of the wrong type (415). */
+export interface BodyRejectedMetadata extends RequestMetadata {
+  readonly reason: 'too-large' | 'invalid' | 'unsupported-type';
+  readonly error: HttpError;
+}
+
+/**
+ * Every event kind and its metadata. Features that add events extend this
+ * interface (declaration merging), naming kinds `area:what-happened`.
+ */
+export interface EventMap {
+  'server:listening': { runtime: string; hostname: string; port: number; url: string };
+  'server:shutdown': { runtime: string };
+  'request:complete': RequestMetadata;
+  /** Status >= 400, or something was thrown. */
+  'request:error': RequestMetadata;
+  'body:rejected': BodyRejectedMetadata;
+  /** A route module failed to load (file routes). */
+  'route:error': { route?: string; file?: string; error: unknown };
+  'view:compiled': { name: string; durationMs: number };
+  'view:rendered': { name: string; durationMs: number };
+  'view:error': { name: string; error: unknown };
+  'worker:timeout': { pool: string; workerId: number; taskId: number; task: string; timeoutMs: number };
+  'worker:crash': { pool: string; workerId: number; taskId: number | undefined; task: string | undefined; error: unknown; exitCode: number | undefined };
+  'worker:respawn': { pool: string; workerId: number; replaces: number; reason: 'timeout' | 'crash' };
+  'worker:rejected': { pool: string; task: string; reason: 'queue-full' | 'no-threads' | 'closed'; queued: number; maxQueue: number };
+  /** An unhandled rejection or uncaught exception, seen by an adapter. */
+  'process:error': { runtime: string; source: 'unhandledRejection' | 'uncaughtException'; error: unknown };
+}
+
+export type EventKind = keyof EventMap;
+
+/** One event. A discriminated union on `kind`, so `metadata` is typed once `kind` is checked. */
+export type RoveEvent<K extends EventKind = EventKind> = {
+  [P in K]: { readonly kind: P; /** Epoch milliseconds. */ readonly timestamp: number; readonly metadata: EventMap[P] };
+}[K];
+
+/** A listener may return a promise: it is caught, and kept alive with `waitUntil` on Workers. */
+export type Listener<K extends EventKind = EventKind> = (event: RoveEvent<K>) => void | Promise<unknown>;
+
+const REQUEST_KINDS: ReadonlySet<string> = new Set(['request:complete', 'request:error', 'body:rejected']);
+const NONE: readonly Listener<any>[] = Object.freeze([]);
+
+interface Entry {
+  kind: EventKind | null;
+  fn: Listener<any>;
+}
+
+/** The event bus of one app. Emitting to nobody costs one array-length check; the request path checks only `observing`. */
+export class EventBus {
+  /**
+   * True while someone listens for a request event (or for everything).
+   * The request path reads only this field: when it is false no clock is
+   * read and no event object is made.
+   */
+  observing = false;
+  /** Where listener failures go; the default logs the first failure per event kind. */
+  onListenerError: (error: unknown, event: RoveEvent) => void = logOnce;
+  /**
+   * The client address of a request, where the runtime gives it. Adapters set
+   * it; it is called only when a listener reads `clientAddress`.
+   */
+  clientAddress: ((request: RequestLike) => string | undefined) | undefined = undefined;
+
+  #entries: Entry[] = [];
+  #byKind = new Map<string, readonly Listener<any>[]>();
+  // The request kinds, cached as fields: they are looked up on every observed request.
+  #complete: readonly Listener<any>[] = NONE;
+  #error: readonly Listener<any>[] = NONE;
+  #body: readonly Listener<any>[] = NONE;
+
+  /** Listen to every event, or to one kind. Returns the function that stops listening. */
+  on(listener: Listener): () => void;
+  on<K extends EventKind>(kind: K, listener: Listener<K>): () => void;
+  on(a: EventKind | Listener, b?: Listener<any>): () => void {
+    if (typeof a !== 'function' && (typeof a !== 'string' || typeof b !== 'function')) {
+      throw new TypeError('on() takes a listener, or an event kind and a listener');
+    }
+    const entry: Entry = typeof a === 'function' ? { kind: null, fn: a } : { kind: a, fn: b! };
+    // Copy on write: an emit in progress keeps iterating its own snapshot.
+    this.#entries = [...this.#entries, entry];
+    this.#changed();
+    let on = true;
+    return () => {
+      if (!on) return;
+      on = false;
+      this.#entries = this.#entries.filter((e) => e !== entry);
+      this.#changed();
+    };
+  }
+
+  /** Whether anyone listens for `kind`: check it before building costly metadata. */
+  has(kind: EventKind): boolean {
+    return this.listeners(kind).length > 0;
+  }
+
+  listeners(kind: EventKind): readonly Listener<any>[] {
+    let list = this.#byKind.get(kind);
+    if (list === undefined) {
+      list = this.#entries.filter((e) => e.kind === null || e.kind === kind).map((e) => e.fn);
+      if (list.length === 0) list = NONE;
+      this.#byKind.set(kind, list);
+    }
+    return list;
+  }
+
+  /**
+   * Call every listener of `kind`. Listeners never break the caller: a throw
+   * or a rejection goes to `onListenerError`. A returned promise is handed to
+   * `ctx.waitUntil` when given, so Workers keep it alive after the response.
+   */
+  emit<K extends EventKind>(kind: K, metadata: EventMap[K], ctx?: ExecutionContext): void {
+    const list = this.listeners(kind);
+    if (list.length === 0) return;
+    this.#dispatch(list, { kind, timestamp: Date.now(), metadata } as RoveEvent, ctx);
+  }
+
+  /** Report a finished request: `request:complete`, plus `request:error` and `body:rejected` when they apply. */
+  request(info: RequestInfo, timestamp: number, ctx: ExecutionContext | undefined): void {
+    if (this.#complete.length > 0) this.#dispatch(this.#complete, { kind: 'request:complete', timestamp, metadata: info }, ctx);
+    if (info.status < 400 && info.error === undefined) return;
+    if (this.#error.length > 0) this.#dispatch(this.#error, { kind: 'request:error', timestamp, metadata: info }, ctx);
+    if (this.#body.length > 0) {
+      const reason = bodyRejection(info.error);
+      if (reason !== undefined) {
+        info.reason = reason;
+        this.#dispatch(this.#body, { kind: 'body:rejected', timestamp, metadata: info as BodyRejectedMetadata }, ctx);
+      }
+    }
+  }
+
+  #dispatch(list: readonly Listener<any>[], event: RoveEvent, ctx: ExecutionContext | undefined): void {
+    for (let i = 0; i < list.length; i++) {
+      try {
+        const out = list[i](event);
+        if (out !== undefined && typeof (out as Promise<unknown>).then === 'function') {
+          const kept = Promise.resolve(out).then(undefined, (error) => this.#fail(error, event));
+          if (ctx !== undefined) ctx.waitUntil(kept);
+        }
+      } catch (error) {
+        this.#fail(error, event);
+      }
+    }
+  }
+
+  #fail(error: unknown, event: RoveEvent): void {
+    try {
+      this.onListenerError(error, event);
+    } catch {
+      // a failing error reporter must not break the request either
+    }
+  }
+
+  #changed(): void {
+    this.#byKind.clear();
+    this.#complete = this.listeners('request:complete');
+    this.#error = this.listeners('request:error');
+    this.#body = this.listeners('body:rejected');
+    this.observing = this.#entries.some((e) => e.kind === null || REQUEST_KINDS.has(e.kind));
+  }
+}
+
+// Once per kind: a listener that fails on every request must not flood the log (or slow the server with it).
+const logged = new Set<string>();
+function logOnce(error: unknown, event: RoveEvent): void {
+  if (logged.has(event.kind)) return;
+  logged.add(event.kind);
+  console.error(`rove: a listener for ${event.kind} failed (further failures for this kind are not logged):`, error);
+}
+
+/**
+ * Which body refusal an error is, if any. The core's body readers throw these
+ * HttpErrors (body.ts, request.ts, validate.ts); 413 and 415 only come from bodies.
+ */
+export function bodyRejection(error: unknown): BodyRejectedMetadata['reason'] | undefined {
+  if (!(error instanceof HttpError)) return undefined;
+  if (error.status === 413) return 'too-large';
+  if (error.status === 415) return 'unsupported-type';
+  if (error.status === 400 && BODY_400.has(error.message)) return 'invalid';
+  return undefined;
+}
+const BODY_400 = new Set(['Invalid JSON body', 'Malformed form body', 'Invalid json', 'Invalid form']);
+
+type Result = Response | LightResponse;
+
+/** The metadata of one request event. Plain fields are set at once; the rest are read from the request on demand. */
+export class RequestInfo implements RequestMetadata {
+  reason: BodyRejectedMetadata['reason'] | undefined = undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly route: string | null,
+    readonly status: number,
+    readonly durationMs: number,
+    readonly error: unknown,
+    private readonly request: RequestLike,
+    private readonly result: Result | undefined,
+    private readonly bus: EventBus,
+  ) {}
+
+  header(name: string): string | undefined {
+    try {
+      return this.request.headers.get(name) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  get requestSize(): number | undefined {
+    const length = this.header('content-length');
+    return length === undefined ? undefined : Number(length);
+  }
+
+  get responseSize(): number | undefined {
+    const r = this.result;
+    if (r === undefined) return undefined;
+    if (!(r instanceof Response)) {
+      const payload = (r as LightResponse).payload;
+      if (payload === null) return 0;
+      return typeof payload === 'string' ? utf8Length(payload) : payload.byteLength;
+    }
+    const length = r.headers.get('content-length');
+    if (length !== null) return Number(length);
+    return r.body === null ? 0 : undefined;
+  }
+
+  get userAgent(): string | undefined {
+    return this.header('user-agent');
+  }
+
+  get clientAddress(): string | undefined {
+    const find = this.bus.clientAddress;
+    try {
+      return find === undefined ? undefined : find(this.request);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Getters live on the prototype, so list them for JSON logs. */
+  toJSON(): Record<string, unknown> {
+    const e = this.error;
+    return {
+      method: this.method,
+      path: this.path,
+      route: this.route,
+      status: this.status,
+      durationMs: this.durationMs,
+      requestSize: this.requestSize,
+      responseSize: this.responseSize,
+      userAgent: this.userAgent,
+      clientAddress: this.clientAddress,
+      ...(e === undefined ? {} : { error: e instanceof Error ? { name: e.name, message: e.message } : String(e) }),
+      ...(this.reason === undefined ? {} : { reason: this.reason }),
+    };
+  }
+}
+
+function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 2; // a surrogate pair: 4 bytes for 2 UTF-16 units
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/**
+ * Run one request while someone listens: time it and report how it ended.
+ * The app calls this only when `bus.observing` is true.
+ */
+export function observeRequest(
+  bus: EventBus,
+  request: RequestLike,
+  c: Context<any, any>,
+  route: string | null,
+  run: () => Result | Promise<Result>,
+): Result | Promise<Result> {
+  const start = performance.now();
+  let out: Result | Promise<Result>;
+  try {
+    out = run();
+  } catch (error) {
+    report(bus, request, c, route, start, undefined, error);
+    throw error;
+  }
+  if (out instanceof Promise) {
+    return out.then(
+      (result) => {
+        report(bus, request, c, route, start, result, undefined);
+        return result;
+      },
+      (error) => {
+        report(bus, request, c, route, start, undefined, error);
+        throw error;
+      },
+    );
+  }
+  report(bus, request, c, route, start, out, undefined);
+  return out;
+}
+
+function report(bus: EventBus, request: RequestLike, c: Context<any, any>, route: string | null, start: number, result: Result | undefined, thrown: unknown): void {
+  const end = performance.now();
+  const info = new RequestInfo(
+    request.method,
+    c.path,
+    route,
+    result === undefined ? 500 : result.status,
+    end - start,
+    thrown !== undefined ? thrown : c.error,
+    request,
+    result,
+    bus,
+  );
+  bus.request(info, Date.now(), c.executionCtx);
+}
