@@ -1,12 +1,14 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
 import { listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { webWorkers } from './workers/web.ts';
 
 // The few Bun APIs used here, declared so the file type-checks without bun-types.
 interface BunServer {
   port: number;
   hostname: string;
   stop(closeActiveConnections?: boolean): Promise<void>;
+  requestIP(request: Request): { address: string } | null;
 }
 declare const Bun: {
   serve(options: { port?: number; hostname?: string; fetch: (request: Request) => Response | Promise<Response> }): BunServer;
@@ -14,7 +16,8 @@ declare const Bun: {
 };
 declare const process: {
   once(signal: string, handler: () => void): void;
-  off(signal: string, handler: () => void): void;
+  on(event: string, handler: (error: unknown) => void): void;
+  off(signal: string, handler: (error: unknown) => void): void;
   exit(code?: number): never;
 };
 
@@ -34,6 +37,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
   const grace = options.shutdownTimeoutMs ?? 10_000;
+  app.settings.workers?.start(webWorkers('bun'));
   const server = Bun.serve({
     port: options.port ?? 8000,
     hostname: options.hostname ?? '0.0.0.0',
@@ -44,11 +48,14 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      app.events.emit('server:shutdown', { runtime: 'bun' }, ctx);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, grace)));
       await Promise.race([server.stop(false).then(() => Promise.allSettled([...pending])), timeout]);
       clearTimeout(timer);
       await server.stop(true);
+      await app.shutdown();
+      unwatch();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       resolveFinished();
@@ -61,6 +68,28 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     process.once('SIGTERM', onSignal);
   }
   options.signal?.addEventListener('abort', () => void close(), { once: true });
+  const unwatch = watchProcessErrors(app);
+  app.events.clientAddress ??= (request) => server.requestIP(request as Request)?.address;
   (options.onListen ?? listenMessage)({ port: server.port, hostname: server.hostname });
+  app.events.emit('server:listening', { runtime: 'bun', hostname: server.hostname, port: server.port, url: `http://${server.hostname.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}/` });
   return { port: server.port, hostname: server.hostname, close, finished };
+}
+
+/**
+ * Report unhandled rejections and uncaught exceptions as `process:error`.
+ * A rejection is logged and the server keeps serving; an uncaught exception
+ * still ends the process, as Bun's default does (the monitor only watches).
+ */
+function watchProcessErrors(app: App<any>): () => void {
+  const onRejection = (error: unknown) => {
+    app.events.emit('process:error', { runtime: 'bun', source: 'unhandledRejection', error });
+    console.error('Unhandled rejection:', error);
+  };
+  const onException = (error: unknown) => app.events.emit('process:error', { runtime: 'bun', source: 'uncaughtException', error });
+  process.on('unhandledRejection', onRejection);
+  process.on('uncaughtExceptionMonitor', onException);
+  return () => {
+    process.off('unhandledRejection', onRejection);
+    process.off('uncaughtExceptionMonitor', onException);
+  };
 }

@@ -9,5 +9,7 @@ import type { ExecutionContext } from '../src/context.ts';
 export function toWorker<Bindings = Record<string, unknown>>(app: App<any>): {
   fetch(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response>;
 } {
+  // Workers name the client in a header; nothing else here can be trusted for it.
+  app.events.clientAddress ??= (request) => request.headers.get('cf-connecting-ip') ?? undefined;
   return { fetch: (request, env, ctx) => app.fetch(request, env, ctx) };
 }

@@ -1,6 +1,7 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
 import { listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { webWorkers } from './workers/web.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
 interface DenoServer {
@@ -50,6 +51,10 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     close: () => close(),
     finished: undefined as unknown as Promise<void>,
   };
+  app.settings.workers?.start(webWorkers('deno'));
+  // The client address comes with each request's info; keep it only while someone listens.
+  const infos = new WeakMap<Request, { remoteAddr?: { hostname?: string } }>();
+  app.events.clientAddress ??= (request) => infos.get(request as Request)?.remoteAddr?.hostname;
   const server = Deno.serve(
     {
       port: handle.port,
@@ -57,18 +62,25 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
       onListen: (addr) => {
         handle.port = addr.port;
         (options.onListen ?? listenMessage)({ port: addr.port, hostname: addr.hostname });
+        app.events.emit('server:listening', { runtime: 'deno', hostname: addr.hostname, port: addr.port, url: `http://${addr.hostname.includes(':') ? `[${addr.hostname}]` : addr.hostname}:${addr.port}/` });
       },
     },
-    (request) => app.fetch(request, env, ctx),
+    (request, info) => {
+      if (app.events.observing) infos.set(request, info as { remoteAddr?: { hostname?: string } });
+      return app.fetch(request, env, ctx);
+    },
   );
   handle.finished = server.finished;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      app.events.emit('server:shutdown', { runtime: 'deno' }, ctx);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, grace)));
       await Promise.race([server.shutdown().then(() => Promise.allSettled([...pending])), timeout]);
       clearTimeout(timer);
+      await app.shutdown();
+      unwatch();
       if (options.handleSignals !== false) {
         Deno.removeSignalListener('SIGINT', onSignal);
         Deno.removeSignalListener('SIGTERM', onSignal);
@@ -82,5 +94,26 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     Deno.addSignalListener('SIGTERM', onSignal);
   }
   options.signal?.addEventListener('abort', () => void close(), { once: true });
+  const unwatch = watchProcessErrors(app);
   return handle;
+}
+
+/**
+ * Report unhandled rejections and uncaught errors as `process:error`. A
+ * rejection is logged and the server keeps serving; an uncaught error still
+ * ends the process, as Deno's default does.
+ */
+function watchProcessErrors(app: App<any>): () => void {
+  const onRejection = (event: PromiseRejectionEvent) => {
+    event.preventDefault();
+    app.events.emit('process:error', { runtime: 'deno', source: 'unhandledRejection', error: event.reason });
+    console.error('Unhandled rejection:', event.reason);
+  };
+  const onError = (event: ErrorEvent) => app.events.emit('process:error', { runtime: 'deno', source: 'uncaughtException', error: event.error });
+  globalThis.addEventListener('unhandledrejection', onRejection);
+  globalThis.addEventListener('error', onError);
+  return () => {
+    globalThis.removeEventListener('unhandledrejection', onRejection);
+    globalThis.removeEventListener('error', onError);
+  };
 }

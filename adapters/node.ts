@@ -5,6 +5,7 @@ import type { ExecutionContext } from '../src/context.ts';
 import type { RequestLike } from '../src/request.ts';
 import { LightResponse } from '../src/response.ts';
 import { listenMessage, type ServeOptions, type ServeHandle } from './serve-options.ts';
+import { nodeWorkers } from './workers/node.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
 
@@ -25,6 +26,11 @@ class NodeRequest implements RequestLike {
 
   get method(): string {
     return this.incoming.method ?? 'GET';
+  }
+
+  /** The client's address, read only by request events. */
+  get remoteAddress(): string | undefined {
+    return this.incoming.socket?.remoteAddress;
   }
 
   get url(): string {
@@ -213,6 +219,8 @@ function executionContext(pending: Set<Promise<unknown>>): ExecutionContext {
 /** The node:http request listener for an app, for use with your own server. */
 export function toNodeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>()) {
   const ctx = executionContext(pending);
+  app.settings.workers?.start(nodeWorkers);
+  app.events.clientAddress ??= (request) => (request as NodeRequest).remoteAddress;
   return (incoming: IncomingMessage, res: ServerResponse): void => {
     let out: ReturnType<App['handle']>;
     try {
@@ -245,6 +253,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
 
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
+      // Listeners' async work joins `pending`, which shutdown waits for.
+      app.events.emit('server:shutdown', { runtime: 'node' }, executionContext(pending));
       const timer = setTimeout(() => server.closeAllConnections(), grace);
       timer.unref();
       // Keep-alive sockets become idle as their last response ends: close them as they do.
@@ -255,7 +265,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
         Promise.allSettled([...pending]).then(() => resolve());
       });
       server.closeIdleConnections();
-    }).then(() => {
+    }).then(() => app.shutdown()).then(() => {
+      unwatch();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       resolveFinished();
@@ -269,11 +280,36 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
     process.once('SIGTERM', onSignal);
   }
   options.signal?.addEventListener('abort', () => void close(), { once: true });
+  const unwatch = watchProcessErrors(app);
 
   const handle = { server, port: 0, hostname: options.hostname ?? '0.0.0.0', close, finished };
   server.listen(options.port ?? 8000, handle.hostname, () => {
     handle.port = (server.address() as AddressInfo).port;
     (options.onListen ?? listenMessage)({ port: handle.port, hostname: handle.hostname });
+    app.events.emit('server:listening', { runtime: 'node', hostname: handle.hostname, port: handle.port, url: listenUrl(handle.hostname, handle.port) });
   });
   return handle;
+}
+
+function listenUrl(hostname: string, port: number): string {
+  return `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/`;
+}
+
+/**
+ * Report unhandled rejections and uncaught exceptions as `process:error`.
+ * A rejection is logged and the server keeps serving; an uncaught exception
+ * still ends the process as Node's default does (the monitor only watches).
+ */
+function watchProcessErrors(app: App<any>): () => void {
+  const onRejection = (error: unknown) => {
+    app.events.emit('process:error', { runtime: 'node', source: 'unhandledRejection', error });
+    console.error('Unhandled rejection:', error);
+  };
+  const onException = (error: unknown) => app.events.emit('process:error', { runtime: 'node', source: 'uncaughtException', error });
+  process.on('unhandledRejection', onRejection);
+  process.on('uncaughtExceptionMonitor', onException);
+  return () => {
+    process.off('unhandledRejection', onRejection);
+    process.off('uncaughtExceptionMonitor', onException);
+  };
 }

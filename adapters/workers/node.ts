@@ -1,0 +1,81 @@
+// Worker pool threads on Node: node:worker_threads.
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { WorkerSpawner, WorkerThread } from '../../src/workers/pool.ts';
+import type { RunMessage } from '../../src/workers/protocol.ts';
+
+const SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(SOURCE ? './node-entry.ts' : './node-entry.js', import.meta.url).href;
+
+/**
+ * Node 20's module hooks (how tsx runs TypeScript) reach only the main
+ * thread. So a thread that meets a .ts file it cannot load registers tsx in
+ * itself and imports the file again under a new URL (a failed import is
+ * cached). It loads the task module first, then the entry, which serves tasks.
+ */
+const BOOT = `
+const { workerData } = require('node:worker_threads');
+let registered = false;
+async function load(url) {
+  try {
+    await import(url);
+    return url;
+  } catch (error) {
+    if (error?.code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !workerData.tsx) throw error;
+    if (!registered) {
+      registered = true;
+      const api = await import(workerData.tsx);
+      (api.register ?? api.default.register)();
+    }
+    const again = url + (url.includes('?') ? '&' : '?') + 'ts';
+    await import(again);
+    return again;
+  }
+}
+(async () => {
+  try {
+    workerData.module = await load(workerData.module);
+  } catch {
+    // the entry reports a module that fails to load to every task
+  }
+  await load(workerData.entry);
+})();
+`;
+
+let tsx: string | null | undefined;
+function tsxApi(): string | null {
+  if (tsx !== undefined) return tsx;
+  try {
+    tsx = import.meta.resolve('tsx/esm/api');
+  } catch {
+    try {
+      tsx = new URL(`file://${createRequire(import.meta.url).resolve('tsx/esm/api')}`).href;
+    } catch {
+      tsx = null;
+    }
+  }
+  return tsx;
+}
+
+/** Node's spawner: one worker_threads Worker per pool thread. Idle threads don't keep the process alive. */
+export const nodeWorkers: WorkerSpawner = {
+  runtime: 'node',
+  concurrency: availableParallelism(),
+  spawn(module, name, events): WorkerThread {
+    const loader = SOURCE || module.endsWith('.ts') ? tsxApi() : null;
+    const worker = new Worker(BOOT, {
+      eval: true,
+      name,
+      workerData: { entry: ENTRY, module, tsx: loader },
+    });
+    worker.on('message', (data) => events.message(data));
+    worker.on('error', (error) => events.error(error));
+    worker.on('exit', (code) => events.exit(code));
+    return {
+      post: (message: RunMessage) => worker.postMessage(message),
+      terminate: () => worker.terminate(),
+      ref: (busy) => (busy ? worker.ref() : worker.unref()),
+    };
+  },
+};
