@@ -31,6 +31,7 @@ export interface Flags {
   durationS?: number
   warmupS?: number
   rounds?: number
+  waitQuietS?: number
   out?: string
   report?: string
   cpuProf?: string
@@ -40,6 +41,8 @@ export interface Flags {
 export interface Config extends LoadSettings {
   profile: ProfileId
   rounds: number
+  /** Before each measurement, wait up to this long for other processes to leave the CPU (0: never wait). */
+  waitQuietS: number
   runtimes: RuntimeId[]
   frameworks: FrameworkId[]
   scenarios: string[]
@@ -58,6 +61,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --scenarios LIST               scenario ids (see bench/lib/scenarios.ts)
   --connections N  --pipelining N  --duration S  --warmup S
   --rounds N                     repeat each measurement, report the median
+  --wait-quiet S                 wait up to S s before each measurement while other
+                                 processes keep the CPU busy (default 60; quick: 0)
   --out FILE.json                also writes FILE.md, FILE.html, FILE-charts/*.svg
   --report FILE.json             only re-render the reports of an existing run
   --cpu-prof DIR                 write V8 CPU profiles of the node targets to DIR
@@ -69,6 +74,7 @@ const NUMBER_FLAGS: Record<string, keyof Flags> = {
   duration: 'durationS',
   warmup: 'warmupS',
   rounds: 'rounds',
+  'wait-quiet': 'waitQuietS',
 }
 const LIST_FLAGS: Record<string, keyof Flags> = { runtimes: 'runtimes', frameworks: 'frameworks', scenarios: 'scenarios' }
 const STRING_FLAGS: Record<string, keyof Flags> = { profile: 'profile', out: 'out', report: 'report', 'cpu-prof': 'cpuProf' }
@@ -92,9 +98,12 @@ export function parseFlags(argv: readonly string[]): Flags {
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new Error(`--${name} needs a value`)
     if (NUMBER_FLAGS[name]) {
       const n = Number(value)
-      // A warm-up of 0 is allowed; everything else must be positive.
-      if (!Number.isFinite(n) || n < 0 || (n === 0 && name !== 'warmup')) throw new Error(`--${name} must be a positive number, got "${value}"`)
-      if (name !== 'duration' && name !== 'warmup' && !Number.isInteger(n)) throw new Error(`--${name} must be an integer`)
+      // A warm-up or wait of 0 is allowed; everything else must be positive.
+      const zeroOk = name === 'warmup' || name === 'wait-quiet'
+      if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) throw new Error(`--${name} must be a positive number, got "${value}"`)
+      if (name === 'connections' || name === 'pipelining' || name === 'rounds') {
+        if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer`)
+      }
       set[known] = n
     } else if (LIST_FLAGS[name]) {
       set[known] = value.split(',').map((s) => s.trim()).filter(Boolean)
@@ -124,6 +133,8 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     durationS: flags.durationS ?? base.durationS,
     warmupS: flags.warmupS ?? base.warmupS,
     rounds: flags.rounds ?? 1,
+    // The test suite's quick runs should never stall; committed runs should not measure other people's load.
+    waitQuietS: flags.waitQuietS ?? (profile === 'quick' ? 0 : 60),
     runtimes: pickList('runtime', flags.runtimes, RUNTIMES),
     frameworks: pickList('framework', flags.frameworks, FRAMEWORKS),
     scenarios: pickList('scenario', flags.scenarios, scenarioIds),

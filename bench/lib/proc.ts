@@ -250,3 +250,47 @@ export function rssMB(pids: readonly number[]): number | null {
   }
   return any ? kb / 1024 : null
 }
+
+/**
+ * CPU time all processes of the machine spent (all cores), in µs, from
+ * /proc/stat. irq and softirq are left out: loopback traffic of the bench's
+ * own load lands there and is charged to no process.
+ */
+export function systemBusyUs(): number | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!
+    const f = line.trim().split(/\s+/).slice(1).map(Number)
+    // user nice system idle iowait irq softirq steal (guest time is already in user)
+    const busy = f[0]! + f[1]! + f[2]!
+    return (busy * 1e6) / CLK_TCK
+  } catch {
+    return null
+  }
+}
+
+/** CPU time (µs) of this runner and every live target's process tree. */
+export function benchCpuUs(): number {
+  const pids = [process.pid]
+  for (const child of live) pids.push(...processTree(child.pid))
+  let total = 0
+  for (const us of treeCpuUs(pids).values()) total += us
+  return total
+}
+
+/**
+ * A window over which to measure what other processes on the machine used:
+ * busy CPU of all cores minus the bench's own (runner + targets), as a
+ * percentage of one core. The machine is shared; this says how much.
+ */
+export function backgroundMeter(): () => number | null {
+  const sys0 = systemBusyUs()
+  const own0 = benchCpuUs()
+  const t0 = performance.now()
+  return () => {
+    const sys1 = systemBusyUs()
+    if (sys0 === null || sys1 === null) return null
+    const wallUs = (performance.now() - t0) * 1000
+    if (wallUs <= 0) return null
+    return Math.max(0, ((sys1 - sys0 - (benchCpuUs() - own0)) / wallUs) * 100)
+  }
+}

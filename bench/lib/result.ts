@@ -16,6 +16,8 @@ export interface Row {
   cpuUsPerReq: number | null
   rssPeakMB: number | null
   coldStartMs: number | null
+  /** CPU used by other processes on the machine during the measured window, in % of one core. */
+  backgroundCpuPct?: number | null
   /** req/s of every round, when --rounds > 1 (the row shows the median round). */
   roundsRps?: number[]
 }
@@ -36,6 +38,7 @@ export interface BenchResult {
     durationS: number
     warmupS: number
     rounds: number
+    waitQuietS?: number
     runtimes?: string[]
     frameworks?: string[]
     scenarios?: string[]
@@ -51,6 +54,7 @@ export function configForJson(c: Config): BenchResult['config'] {
     durationS: c.durationS,
     warmupS: c.warmupS,
     rounds: c.rounds,
+    waitQuietS: c.waitQuietS,
     runtimes: c.runtimes,
     frameworks: c.frameworks,
     scenarios: c.scenarios,

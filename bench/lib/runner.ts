@@ -9,6 +9,7 @@ import type { Config, FrameworkId, RuntimeId } from './config.ts'
 import { send } from './http.ts'
 import { runLoad, type LoadResult } from './load.ts'
 import {
+  backgroundMeter,
   cpuDeltaUs,
   freePort,
   peakRssMB,
@@ -31,6 +32,10 @@ export interface RunHooks {
 }
 
 const READY_TIMEOUT_MS = 30_000
+/** "Quiet": other processes use less than this share of one core. */
+const QUIET_PCT = 20
+/** Never wait more than this in total over a run, however busy the machine stays. */
+const QUIET_BUDGET_S = 15 * 60
 const READY_POLL_MS = 5
 const START_COST_S = 1.5 // rough, for the time-left estimate
 const STEP_COST_S = 0.3
@@ -75,6 +80,7 @@ export class Runner {
   #jobsDone = 0
   #jobsTotal = 0
   #secondsLeft = 0
+  #waitedS = 0
 
   constructor(
     readonly config: Config,
@@ -253,6 +259,7 @@ export class Runner {
     }
     const child = t.child!
     try {
+      await this.#waitQuiet(label)
       if (warm > 0) {
         await runLoad({
           port: t.port,
@@ -266,6 +273,7 @@ export class Runner {
       }
       const pids = processTree(child.pid)
       resetPeakRss(pids)
+      const background = backgroundMeter()
       const cpu0 = treeCpuUs(pids)
       const r: LoadResult = await runLoad({
         port: t.port,
@@ -277,6 +285,8 @@ export class Runner {
       })
       const after = [...new Set([...pids, ...processTree(child.pid)])]
       const cpu = cpuDeltaUs(cpu0, treeCpuUs(after))
+      const bg = background()
+      row.backgroundCpuPct = bg === null ? null : Math.round(bg)
       row.rssPeakMB = round1(peakRssMB(after))
       row.rps = { avg: r.rpsAvg, p50: r.rpsP50 }
       row.latencyMs = r.latency
@@ -298,6 +308,30 @@ export class Runner {
       row.error = `load failed: ${(err as Error).message}`
     }
     return row
+  }
+
+  /** Waits (within the run's budget) until other processes leave the CPU alone. */
+  async #waitQuiet(label: string): Promise<void> {
+    const max = Math.min(this.config.waitQuietS, QUIET_BUDGET_S - this.#waitedS)
+    if (max <= 0) return
+    const start = performance.now()
+    let pct: number | null = null
+    for (;;) {
+      const meter = backgroundMeter()
+      await sleep(1000)
+      this.#checkAbort()
+      pct = meter()
+      const waited = (performance.now() - start) / 1000
+      if (pct === null || pct < QUIET_PCT) break
+      if (waited >= max) {
+        this.hooks.log(`  ${label}: other processes still use ${pct.toFixed(0)}% of a core after ${waited.toFixed(0)} s; measuring anyway`)
+        break
+      }
+      this.#status(`${label} · waiting for a quiet machine (others use ${pct.toFixed(0)}% of a core, ${waited.toFixed(0)}/${max.toFixed(0)} s)`)
+    }
+    const waited = (performance.now() - start) / 1000
+    // The one-second probe itself is not a wait.
+    if (waited > 1.5) this.#waitedS += waited
   }
 
   #status(what: string, stepLeftS = 0): void {
@@ -338,7 +372,8 @@ export function describeRow(r: Row): string {
   const rps = Math.round(r.rps.avg).toLocaleString('en-US').padStart(9)
   const p99 = `p99 ${r.latencyMs.p99} ms`.padEnd(12)
   const cpu = `cpu ${r.cpuUsPerReq ?? '?'} µs/req`.padEnd(18)
-  return `${head} ${rps} req/s  ${p99} ${cpu} rss ${r.rssPeakMB ?? '?'} MB${r.ok ? '' : `  FAILED  ${r.error}`}`
+  const bg = r.backgroundCpuPct == null ? '' : `  others ${r.backgroundCpuPct}%`
+  return `${head} ${rps} req/s  ${p99} ${cpu} rss ${String(r.rssPeakMB ?? '?').padEnd(5)} MB${bg}${r.ok ? '' : `  FAILED  ${r.error}`}`
 }
 
 export { SCENARIOS }

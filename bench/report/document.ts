@@ -136,6 +136,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}.`,
       ...(meta.command ? [`Command: \`${meta.command}\``] : []),
+      ...backgroundLine(rows, config.waitQuietS),
     ],
   })
   p(
@@ -214,6 +215,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       { label: 'CPU µs/req', align: 'right' },
       { label: 'RSS MB', align: 'right' },
       { label: 'Requests', align: 'right' },
+      { label: 'Others\' CPU', align: 'right' },
       { label: 'Result' },
     ]
     const trs: Cell[][] = []
@@ -235,6 +237,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
           fixed(r.cpuUsPerReq, 1),
           fixed(r.rssPeakMB, 0),
           int(r.requests),
+          r.backgroundCpuPct == null ? DASH : `${r.backgroundCpuPct}%`,
           r.ok ? 'ok' : { text: measured ? 'errors under load' : 'failed', tone: 'bad' },
         ])
       }
@@ -286,6 +289,16 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
     text: `npm run bench -- --profile ${config.profile} --out docs/benchmarks/results.json${config.rounds > 1 ? ` --rounds ${config.rounds}` : ''}\n# re-render this report from its JSON\nnpm run bench -- --report docs/benchmarks/results.json`,
   })
   return { title, blocks, charts }
+}
+
+/** How busy the shared machine was with other work while the rows were measured. */
+function backgroundLine(rows: readonly Row[], waitQuietS: number | undefined): string[] {
+  const bg = rows.map((r) => r.backgroundCpuPct).filter((v): v is number => v != null)
+  if (bg.length === 0) return []
+  const busy = bg.filter((v) => v >= 25).length
+  return [
+    `Other processes on the machine used a median ${median(bg).toFixed(0)}% of one core during the measured windows (max ${Math.max(...bg)}%; ${busy} of ${bg.length} rows above 25%, see "Others' CPU" per row)${waitQuietS ? `; before each measurement the runner waited up to ${waitQuietS} s for them to go quiet` : ''}.`,
+  ]
 }
 
 function okInt(r: Row | undefined): Cell {

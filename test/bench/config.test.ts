@@ -14,6 +14,13 @@ describe('bench config', () => {
     expect(c.frameworks).toEqual([...FRAMEWORKS])
     expect(c.scenarios).toEqual([...SCENARIO_IDS])
     expect(c.out).toBe('tmp/bench/default.json')
+    expect(c.waitQuietS).toBe(60)
+  })
+
+  it('never waits for a quiet machine in the quick profile unless told to', () => {
+    expect(resolve(['--profile', 'quick']).waitQuietS).toBe(0)
+    expect(resolve(['--profile', 'quick', '--wait-quiet', '5']).waitQuietS).toBe(5)
+    expect(resolve(['--wait-quiet=0']).waitQuietS).toBe(0)
   })
 
   it('takes the load settings of the chosen profile', () => {
