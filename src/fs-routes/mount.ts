@@ -11,7 +11,7 @@ export interface FileRoutesOptions {
   watch?: boolean;
   /** Stops watching when aborted. */
   signal?: AbortSignal;
-  /** Also told about every module that failed to load during a reload (default: console.error). */
+  /** Also told about every module that failed to load during a reload (default: console.error, unless a `route:error` listener hears it). */
   onError?: (error: RouteLoadError) => void;
 }
 
@@ -193,16 +193,16 @@ class LiveRoutes {
   }
 
   private report(e: RouteLoadError): void {
-    // EVENTS CALL SITE: the one place file routes emit `route:error` (issue 4's bus).
+    // The one place file routes emit `route:error`. With nobody told, a dev would never see a broken edit: log it.
+    const heard = this.host.events.has('route:error');
     emitRouteError(this.host, e);
-    (this.options.onError ?? logRouteError)(e);
+    if (this.options.onError) this.options.onError(e);
+    else if (!heard) logRouteError(e);
   }
 }
 
 function emitRouteError(host: Host, e: RouteLoadError): void {
-  // Typed loosely so that this compiles with or without the event bus (issue 4) in the tree.
-  const events = (host as { events?: { emit(kind: 'route:error', metadata: { file?: string; route?: string; error: unknown }): void } }).events;
-  if (events === undefined) return;
+  if (!host.events.has('route:error')) return;
   let route: string | undefined;
   try {
     const kind = classifyRouteFile(e.file);
@@ -210,7 +210,7 @@ function emitRouteError(host: Host, e: RouteLoadError): void {
   } catch {
     route = undefined;
   }
-  events.emit('route:error', route === undefined ? { file: e.file, error: e.error } : { file: e.file, route, error: e.error });
+  host.events.emit('route:error', route === undefined ? { file: e.file, error: e.error } : { file: e.file, route, error: e.error });
 }
 
 function logRouteError(e: RouteLoadError): void {
