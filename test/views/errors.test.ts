@@ -179,7 +179,7 @@ describe('views > render errors and limits', () => {
   test('template size', async () => {
     const views = createViews({ templates: { 'main.dve': 'x'.repeat(101) }, limits: { templateSize: 100 } });
     await expect(views.render('main')).rejects.toMatchObject({ kind: 'limit', view: 'main.dve' });
-    expect(createViews({ templates: { 'main.dve': 'x'.repeat(1024 * 1024 + 1) } }).render('main')).rejects.toMatchObject({ kind: 'limit' });
+    await expect(createViews({ templates: { 'main.dve': 'x'.repeat(1024 * 1024 + 1) } }).render('main')).rejects.toMatchObject({ kind: 'limit' });
   });
 
   test('deep nesting of blocks is a limit error, not a stack overflow', () => {
