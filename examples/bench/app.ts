@@ -37,6 +37,9 @@ export function createBenchApp(options: BenchAppOptions = {}) {
           // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
           module: () => new URL('./tasks.ts', import.meta.url),
           load: () => import('./tasks.ts'),
+          // The default profile keeps 1,000 requests in flight (100 connections × 10 pipelined):
+          // the queue must hold them all, or the bench measures 503s instead of the pool.
+          maxQueue: 4096,
         })
       : undefined
   const app = new App<{ Variables: Vars }>({ views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0])
