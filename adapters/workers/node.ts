@@ -1,6 +1,8 @@
 // Worker pool threads on Node: node:worker_threads.
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { WorkerSpawner, WorkerThread } from '../../src/workers/pool.ts';
 import type { RunMessage } from '../../src/workers/protocol.ts';
@@ -44,13 +46,18 @@ async function load(url) {
 `;
 
 let tsx: string | null | undefined;
+/** tsx's ESM register API, when tsx is installed: what a thread needs to load .ts files on Node 20. */
 function tsxApi(): string | null {
   if (tsx !== undefined) return tsx;
   try {
     tsx = import.meta.resolve('tsx/esm/api');
   } catch {
+    // Code tsx runs as CommonJS has no import.meta.resolve: read the ESM entry from tsx's exports map.
     try {
-      tsx = new URL(`file://${createRequire(import.meta.url).resolve('tsx/esm/api')}`).href;
+      const require = createRequire(import.meta.url);
+      const manifest = require.resolve('tsx/package.json');
+      const target = (require(manifest) as { exports: Record<string, { import?: { default?: string } }> }).exports['./esm/api'].import!.default!;
+      tsx = pathToFileURL(join(dirname(manifest), target)).href;
     } catch {
       tsx = null;
     }
