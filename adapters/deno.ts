@@ -20,6 +20,9 @@ declare const Deno: {
   exit(code?: number): never;
 };
 
+const INFO = Symbol('rove.serveInfo');
+type DenoServeInfo = { remoteAddr?: { hostname?: string } };
+
 /** The process environment, or nothing when `--allow-env` was not given. */
 export function denoEnv(): Record<string, string> {
   try {
@@ -52,9 +55,9 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     finished: undefined as unknown as Promise<void>,
   };
   app.settings.workers?.start(webWorkers('deno'));
-  // The client address comes with each request's info; keep it only while someone listens.
-  const infos = new WeakMap<Request, { remoteAddr?: { hostname?: string } }>();
-  app.events.clientAddress ??= (request) => infos.get(request as Request)?.remoteAddr?.hostname;
+  // The client address comes with each request's info: keep it on the request only while someone
+  // listens (a symbol property costs far less than a WeakMap entry per request).
+  app.events.clientAddress ??= (request) => (request as { [INFO]?: DenoServeInfo })[INFO]?.remoteAddr?.hostname;
   const server = Deno.serve(
     {
       port: handle.port,
@@ -66,7 +69,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
       },
     },
     (request, info) => {
-      if (app.events.observing) infos.set(request, info as { remoteAddr?: { hostname?: string } });
+      if (app.events.observing) (request as { [INFO]?: DenoServeInfo })[INFO] = info as DenoServeInfo;
       return app.fetch(request, env, ctx);
     },
   );
