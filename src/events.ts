@@ -161,7 +161,7 @@ export class EventBus {
     for (let i = 0; i < list.length; i++) {
       try {
         const out = list[i](event);
-        if (out !== undefined && typeof (out as Promise<unknown>).then === 'function') {
+        if (out != null && typeof (out as Promise<unknown>).then === 'function') {
           const kept = Promise.resolve(out).then(undefined, (error) => this.#fail(error, event));
           if (ctx !== undefined) ctx.waitUntil(kept);
         }

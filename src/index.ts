@@ -11,6 +11,7 @@ export {
   type WorkerRunner,
   type WorkerSpawner,
   type WorkerThread,
+  type ThreadOptions,
   type RunOptions,
 } from './workers/pool.ts';
 export type { TaskModule } from './workers/protocol.ts';

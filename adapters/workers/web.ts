@@ -22,7 +22,7 @@ export function webWorkers(runtime: string): WorkerSpawner {
   return {
     runtime,
     concurrency: navigator.hardwareConcurrency || 1,
-    spawn(module, name, events): WorkerThread {
+    spawn(module, name, events, options): WorkerThread {
       const worker = new Worker(ENTRY, { type: 'module', name }) as Worker & BunWorkerExtras;
       worker.onmessage = (event) => events.message(event.data);
       worker.onerror = (event) => {
@@ -38,7 +38,8 @@ export function webWorkers(runtime: string): WorkerSpawner {
         closed();
         events.exit((event as Event & { code?: number }).code);
       });
-      worker.postMessage({ t: 'init', module });
+      // nice 10, as on Node (workers/node.ts LOW_PRIORITY): the request thread wins the CPU about nine times in ten.
+      worker.postMessage({ t: 'init', module, lowPriority: options?.lowPriority ? 10 : 0 });
       return {
         post: (message: RunMessage) => worker.postMessage(message),
         terminate: () => {

@@ -35,7 +35,7 @@ async function startBench(runtime: string, env: Record<string, string>): Promise
     runtime === 'node'
       ? { bin: resolveBin('node'), args: ['--conditions=source', '--import', 'tsx', entry] }
       : runtime === 'deno'
-        ? { bin: resolveBin('deno'), args: ['run', '--allow-net', '--allow-env', '--allow-read', entry] }
+        ? { bin: resolveBin('deno'), args: ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys=setPriority', entry] }
         : { bin: resolveBin('bun'), args: [entry] };
   const child = startChild(cmd.bin, cmd.args, { PORT: String(port), HOST: '127.0.0.1', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...EXTRA_ENV, ...env });
   const url = `http://127.0.0.1:${port}`;

@@ -19,12 +19,18 @@ export interface WorkerThread {
   ref?(busy: boolean): void;
 }
 
+/** How a thread is started. */
+export interface ThreadOptions {
+  /** Run the thread below the request thread's OS priority (where the OS allows it). */
+  lowPriority: boolean;
+}
+
 /** How a runtime starts threads. Adapters pass one to the pool: Node's worker_threads, Deno's and Bun's module Web Workers. */
 export interface WorkerSpawner {
   readonly runtime: string;
   /** The thread count used when the pool's `size` is not given (the CPU count). */
   readonly concurrency: number;
-  spawn(module: string, name: string, events: ThreadEvents): WorkerThread;
+  spawn(module: string, name: string, events: ThreadEvents, options?: ThreadOptions): WorkerThread;
 }
 
 export interface WorkerPoolOptions {
@@ -52,6 +58,13 @@ export interface WorkerPoolOptions {
    * (`'inline'`, the default), or answer 503 (`'reject'`).
    */
   noThreads?: 'inline' | 'reject';
+  /**
+   * OS scheduling priority of the threads. `'low'` (the default) runs them
+   * below the request thread, so a saturated pool cannot starve request
+   * handling of CPU; `'normal'` gives them equal priority. (Deno needs
+   * `--allow-sys=setPriority` for `'low'`; without it threads stay normal.)
+   */
+  priority?: 'low' | 'normal';
   /** Names the pool in events (default `'default'`). */
   name?: string;
 }
@@ -313,11 +326,16 @@ export class WorkerPool implements WorkerRunner {
     const slot: Slot = { id: this.#nextWorker++, thread: null, task: null, dead: false };
     this.#slots.push(slot);
     try {
-      slot.thread = this.#spawner!.spawn(this.#url, `rove-${this.name}-${slot.id}`, {
-        message: (data) => this.#onMessage(slot, data),
-        error: (error) => this.#onCrash(slot, error, undefined),
-        exit: (code) => this.#onCrash(slot, new Error(`The worker exited (code ${code ?? 'unknown'})`), code),
-      });
+      slot.thread = this.#spawner!.spawn(
+        this.#url,
+        `rove-${this.name}-${slot.id}`,
+        {
+          message: (data) => this.#onMessage(slot, data),
+          error: (error) => this.#onCrash(slot, error, undefined),
+          exit: (code) => this.#onCrash(slot, new Error(`The worker exited (code ${code ?? 'unknown'})`), code),
+        },
+        { lowPriority: this.#options.priority !== 'normal' },
+      );
     } catch (error) {
       this.#onCrash(slot, error, undefined);
       return null;

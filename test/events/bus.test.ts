@@ -120,6 +120,16 @@ describe('listener isolation', () => {
     expect((failures[0] as Error).message).toBe('async listener bug');
   });
 
+  it('a listener returning null or a value is not mistaken for a failure', async () => {
+    const app = appWithRoute();
+    const failures: unknown[] = [];
+    app.events.onListenerError = (error) => void failures.push(error);
+    app.on('request:complete', () => null as never);
+    app.on('request:complete', () => 42 as never);
+    expect((await app.fetch(new Request('http://localhost/'))).status).toBe(200);
+    expect(failures).toEqual([]);
+  });
+
   it('a failing error reporter is swallowed too', async () => {
     const app = appWithRoute();
     app.events.onListenerError = () => {

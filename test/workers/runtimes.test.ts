@@ -1,10 +1,19 @@
 // Worker pool faults and adapter events on real threads: examples/workers
 // served by Node (worker_threads), Deno and Bun (module Web Workers), asserted
 // over HTTP. One thread and a one-slot queue make every fault easy to provoke.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 import { start, type Running } from '../conformance/servers.ts';
 
 type Recorded = { kind: string; timestamp: number; metadata: Record<string, any> };
+
+/** The nice value of a process's main thread, and how many of its threads run at nice 10. */
+function niceValues(pid: number): { main: number; lowered: number } {
+  const nice = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  const threads = readdirSync(`/proc/${pid}/task`).map((t) => nice(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')));
+  return { main: nice(readFileSync(`/proc/${pid}/stat`, 'utf8')), lowered: threads.filter((n) => n === 10).length };
+}
 
 const RUNTIMES = ['node', 'deno', 'bun'] as const;
 const CPU_VALUE = 7453447.913900535;
@@ -29,6 +38,16 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
     expect(await (await get('/stats')).json()).toMatchObject({ mode: 'threads', size: 1, alive: 1 });
     const listening = (await events()).find((e) => e.kind === 'server:listening');
     expect(listening?.metadata).toMatchObject({ runtime, hostname: '127.0.0.1', port: Number(new URL(url).port) });
+  });
+
+  it('pool threads run at a lower OS priority than the request thread (Linux; Deno needs --allow-sys=setPriority)', async () => {
+    await (await get('/cpu')).arrayBuffer();
+    await new Promise((r) => setTimeout(r, 200)); // Deno and Bun threads lower it right after they start
+    const { main, lowered } = niceValues(server.child.pid);
+    expect(main).toBe(0);
+    // Node: the pool thread and the module-hooks thread it starts for tsx. Deno without the permission: none.
+    if (runtime === 'deno') expect(lowered).toBe(0);
+    else expect(lowered).toBeGreaterThanOrEqual(1);
   });
 
   it('runs the CPU task on a thread and answers its result', async () => {
@@ -124,4 +143,31 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
     expect(after.find((e) => e.kind === 'process:error')!.metadata).toMatchObject({ runtime, source: 'unhandledRejection', error: { message: 'a stray rejection' } });
     expect((await get('/')).status).toBe(200);
   });
+});
+
+describe('worker pool priority on deno with --allow-sys=setPriority', () => {
+  it('lowers the pool threads', async () => {
+    const port = await freePort();
+    const child = startChild(resolveBin('deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys=setPriority', 'examples/workers/deno.ts'], {
+      PORT: String(port),
+      POOL_SIZE: '2',
+      NO_COLOR: '1',
+      DENO_NO_UPDATE_CHECK: '1',
+    });
+    try {
+      let ok = false;
+      for (let i = 0; i < 100 && !ok; i++) {
+        try {
+          ok = (await fetch(`http://127.0.0.1:${port}/cpu`)).status === 200;
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      expect(ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(niceValues(child.pid)).toEqual({ main: 0, lowered: 2 });
+    } finally {
+      await stopChild(child);
+    }
+  }, 30_000);
 });
