@@ -1,17 +1,13 @@
 // Request spans and duration metrics printed by the OpenTelemetry SDK's console exporters.
-//   npm install @opentelemetry/sdk-trace@3 @opentelemetry/sdk-metrics@3   (matching @opentelemetry/api 1.10)
+//   (the SDK packages are devDependencies here; in your app, install @opentelemetry/sdk-trace-base and sdk-metrics)
 //   node --conditions=source --import tsx examples/otel/node.ts
 //   curl localhost:8000/users/42
 import { App } from 'rove';
 import { serve } from 'rove/node';
 import { otel } from 'rove/otel';
 
-// The SDK is the application's choice, not a Rove dependency; imported by name
-// at run time so the repository type-checks without it installed.
-const sdkTrace: string = '@opentelemetry/sdk-trace';
-const sdkMetrics: string = '@opentelemetry/sdk-metrics';
-const { BasicTracerProvider, SimpleSpanProcessor, ConsoleSpanExporter } = await import(sdkTrace);
-const { MeterProvider, PeriodicExportingMetricReader, ConsoleMetricExporter } = await import(sdkMetrics);
+import { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new ConsoleSpanExporter())] });
 const meterProvider = new MeterProvider({
