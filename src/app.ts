@@ -56,6 +56,8 @@ interface ScopedMiddleware {
 
 type Result = Response | LightResponse;
 
+const VIEW_KINDS = ['view:compiled', 'view:rendered', 'view:error'] as const;
+
 /**
  * Handlers typed so that the last one sees what every earlier one validated:
  * each earlier handler's input type is inferred from it (e.g. `validate(...)`),
@@ -102,6 +104,12 @@ export class App<E extends Env = Env> {
     };
     this.config = { bodyLimit: this.settings.bodyLimit, views: this.settings.views, dev: this.settings.dev, workers: options.workers };
     options.workers?.attach(this.events);
+    const views = options.views;
+    if (views?.observe) {
+      const forward = (event: { kind: 'view:compiled' | 'view:rendered' | 'view:error'; metadata: any }) => this.events.emit(event.kind, event.metadata);
+      // Views time their work only while someone listens for view events.
+      this.events.watch(() => views.observe!(VIEW_KINDS.some((k) => this.events.has(k)) ? forward : undefined));
+    }
   }
 
   get: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.add('GET', path, handlers);

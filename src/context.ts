@@ -20,6 +20,8 @@ export interface ExecutionContext {
 export interface ViewRenderer {
   render(name: string, data?: unknown): Promise<string>;
   stream(name: string, data?: unknown): ReadableStream<Uint8Array>;
+  /** Optional: receives view events while the app has listeners for them. */
+  observe?(sink: ((event: { kind: 'view:compiled' | 'view:rendered' | 'view:error'; metadata: any }) => void) | undefined): void;
 }
 
 /** App-wide settings a context reads. */

@@ -45,9 +45,11 @@ export interface EventMap {
   'body:rejected': BodyRejectedMetadata;
   /** A route module failed to load (file routes). */
   'route:error': { route?: string; file?: string; error: unknown };
-  'view:compiled': { name: string; durationMs: number };
-  'view:rendered': { name: string; durationMs: number };
-  'view:error': { name: string; error: unknown };
+  /** Views (`new App({ views })`): the view's name and the time taken, in ms. */
+  'view:compiled': { view: string; ms: number };
+  'view:rendered': { view: string; ms: number; size: number; stream: boolean };
+  /** The view's name and position; `message` never holds data values. */
+  'view:error': { view: string; errorKind: string; line?: number; column?: number; message: string; error: unknown };
   'worker:timeout': { pool: string; workerId: number; taskId: number; task: string; timeoutMs: number };
   'worker:crash': { pool: string; workerId: number; taskId: number | undefined; task: string | undefined; error: unknown; exitCode: number | undefined };
   'worker:respawn': { pool: string; workerId: number; replaces: number; reason: 'timeout' | 'crash' };
@@ -179,8 +181,16 @@ export class EventBus {
     }
   }
 
+  /** Call `fn` whenever listeners come or go (features that emit from elsewhere switch on and off with it). */
+  watch(fn: () => void): void {
+    this.#watchers.push(fn);
+    fn();
+  }
+  #watchers: (() => void)[] = [];
+
   #changed(): void {
     this.#byKind.clear();
+    for (const fn of this.#watchers) fn();
     this.#complete = this.listeners('request:complete');
     this.#error = this.listeners('request:error');
     this.#body = this.listeners('body:rejected');

@@ -78,7 +78,9 @@ export class ViewEngine implements Views {
   private readonly ext: string;
   private readonly dev: boolean;
   private readonly reader: ViewSource | undefined;
-  private readonly onEvent: ((event: ViewEvent) => void) | undefined;
+  private readonly userOnEvent: ((event: ViewEvent) => void) | undefined;
+  /** The user's `onEvent` and the app's event bus, combined; undefined while nobody listens. */
+  private onEvent: ((event: ViewEvent) => void) | undefined;
   /** Normalised name -> source text or pre-parsed AST. */
   private readonly memory = new Map<string, string | ViewAst>();
   /** Resolved key -> compiled view. Entries are updated in place so links stay valid. */
@@ -95,7 +97,7 @@ export class ViewEngine implements Views {
     this.limits = Object.freeze(resolveLimits(options.limits));
     this.ext = options.ext ?? options.compiled?.ext ?? '.dve';
     this.dev = options.dev === true;
-    this.onEvent = options.onEvent;
+    this.userOnEvent = this.onEvent = options.onEvent;
     this.reader = options.reader;
     if (options.dir !== undefined && options.reader === undefined) {
       throw new TypeError(
@@ -117,6 +119,12 @@ export class ViewEngine implements Views {
       }
     }
   }
+  /** The app connects its event bus here while someone listens for view events (undefined to stop). */
+  observe(sink: ((event: ViewEvent) => void) | undefined): void {
+    const user = this.userOnEvent;
+    this.onEvent = user && sink ? (event) => (user(event), sink(event)) : (user ?? sink);
+  }
+
 
   render(name: string, data?: unknown): Promise<string> {
     const e = this.ready.get(name);
