@@ -4,6 +4,8 @@ import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
 import type { RequestLike } from '../src/request.ts';
 import { LightResponse } from '../src/response.ts';
+import { readBody, tooLarge } from '../src/body.ts';
+import { HttpError } from '../src/errors.ts';
 import { listenMessage, type ServeOptions, type ServeHandle } from './serve-options.ts';
 import { nodeWorkers } from './workers/node.ts';
 
@@ -66,6 +68,13 @@ class NodeRequest implements RequestLike {
     return controller.signal;
   }
 
+  /** The whole body from 'data' events, counted against the limit; no web stream in between. */
+  readBytes(limit: number): Promise<Uint8Array> {
+    if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit);
+    this.#body = null; // consumed: a later .body read sees no stream
+    return readIncoming(this.incoming, limit);
+  }
+
   toRequest(): Request {
     const body = this.body;
     return new Request(this.url, {
@@ -76,6 +85,37 @@ class NodeRequest implements RequestLike {
       ...(body ? { duplex: 'half' } : {}),
     } as RequestInit);
   }
+}
+
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = incoming.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    incoming.resume(); // drain into nothing; the 413 closes the connection
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        incoming.off('data', onData);
+        incoming.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on('data', onData);
+    incoming.once('end', () => {
+      const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      resolve(new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
+    });
+    incoming.once('error', reject);
+    incoming.once('close', () => {
+      if (!incoming.complete) reject(new HttpError(400, 'The request body ended early'));
+    });
+  });
 }
 
 function fullUrl(incoming: IncomingMessage): string {

@@ -46,6 +46,6 @@ export async function readBody(
   return out;
 }
 
-function tooLarge(limit: number): HttpError {
+export function tooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
 }
