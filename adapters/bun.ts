@@ -1,6 +1,6 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
-import { listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { backgroundContext, listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Bun APIs used here, declared so the file type-checks without bun-types.
@@ -20,16 +20,6 @@ declare const process: {
   off(signal: string, handler: (error: unknown) => void): void;
   exit(code?: number): never;
 };
-
-function backgroundContext(pending: Set<Promise<unknown>>): ExecutionContext {
-  return {
-    waitUntil(promise) {
-      const p = promise.catch(() => {}).finally(() => pending.delete(p));
-      pending.add(p);
-    },
-    passThroughOnException() {},
-  };
-}
 
 /** Serve an app on Bun.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM, letting in-flight requests finish. */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {

@@ -1,5 +1,6 @@
 import type { App } from '../src/app.ts';
-import { backgroundContext, denoEnv } from './deno.ts';
+import { denoEnv } from './deno.ts';
+import { backgroundContext } from './serve-options.ts';
 
 /**
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.

@@ -1,6 +1,6 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
-import { listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { backgroundContext, listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
@@ -30,16 +30,6 @@ export function denoEnv(): Record<string, string> {
   } catch {
     return {};
   }
-}
-
-export function backgroundContext(pending: Set<Promise<unknown>>): ExecutionContext {
-  return {
-    waitUntil(promise) {
-      const p = promise.catch(() => {}).finally(() => pending.delete(p));
-      pending.add(p);
-    },
-    passThroughOnException() {},
-  };
 }
 
 /** Serve an app on Deno.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM, letting in-flight requests finish. */

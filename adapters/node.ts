@@ -6,7 +6,7 @@ import type { RequestLike } from '../src/request.ts';
 import { LightResponse } from '../src/response.ts';
 import { readBody, tooLarge } from '../src/body.ts';
 import { HttpError } from '../src/errors.ts';
-import { listenMessage, type ServeOptions, type ServeHandle } from './serve-options.ts';
+import { backgroundContext, listenMessage, type ServeOptions, type ServeHandle } from './serve-options.ts';
 import { nodeWorkers } from './workers/node.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
@@ -245,20 +245,9 @@ function fail(res: ServerResponse, error: unknown): void {
   res.end('Internal Server Error');
 }
 
-/** Keeps background work alive until it settles; shutdown waits for it. */
-function executionContext(pending: Set<Promise<unknown>>): ExecutionContext {
-  return {
-    waitUntil(promise) {
-      const p = promise.catch(() => {}).finally(() => pending.delete(p));
-      pending.add(p);
-    },
-    passThroughOnException() {},
-  };
-}
-
 /** The node:http request listener for an app, for use with your own server. */
 export function toNodeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>()) {
-  const ctx = executionContext(pending);
+  const ctx = backgroundContext(pending);
   app.settings.workers?.start(nodeWorkers);
   app.events.clientAddress ??= (request) => (request as NodeRequest).remoteAddress;
   return (incoming: IncomingMessage, res: ServerResponse): void => {
@@ -294,7 +283,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
       // Listeners' async work joins `pending`, which shutdown waits for.
-      app.events.emit('server:shutdown', { runtime: 'node' }, executionContext(pending));
+      app.events.emit('server:shutdown', { runtime: 'node' }, backgroundContext(pending));
       const timer = setTimeout(() => server.closeAllConnections(), grace);
       timer.unref();
       // Keep-alive sockets become idle as their last response ends: close them as they do.

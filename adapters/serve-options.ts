@@ -1,3 +1,5 @@
+import type { ExecutionContext } from '../src/context.ts';
+
 /** Options every runtime's `serve()` takes. */
 export interface ServeOptions {
   /** Port to listen on (default 8000; 0 picks a free one). */
@@ -28,4 +30,15 @@ export interface ServeHandle {
 
 export function listenMessage({ port, hostname }: { port: number; hostname: string }): void {
   console.log(`Listening on http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/`);
+}
+
+/** `c.executionCtx` where the runtime gives none: background work joins `pending`, which shutdown waits for. */
+export function backgroundContext(pending: Set<Promise<unknown>>): ExecutionContext {
+  return {
+    waitUntil(promise) {
+      const p = promise.catch(() => {}).finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    passThroughOnException() {},
+  };
 }

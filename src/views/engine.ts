@@ -101,7 +101,7 @@ export class ViewEngine implements Views {
     this.reader = options.reader;
     if (options.dir !== undefined && options.reader === undefined) {
       throw new TypeError(
-        "views: createViews({ dir }) needs the filesystem loader: import it from 'rove/views' on Node, Deno or Bun. " +
+        "views: createViews({ dir }) needs the filesystem loader: import it from 'rove/views' (Node, Deno and Bun have it). " +
           'On Cloudflare Workers and Deno Deploy, pass `compiled` (the module written by `npm run build:views`).',
       );
     }
