@@ -1,12 +1,12 @@
 // npm run bench -- [flags]: runs the load tests and writes the reports.
 // See USAGE in lib/config.ts and ../shared/BENCH.md for what is measured.
-import { readFileSync } from 'node:fs'
-import { relative } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, relative } from 'node:path'
 import { USAGE, parseFlags, resolveConfig, type Config } from './lib/config.ts'
 import { stopLoad } from './lib/load.ts'
 import { collectMeta } from './lib/meta.ts'
 import { killAllNow, stopAll } from './lib/proc.ts'
-import { configForJson, type BenchResult } from './lib/result.ts'
+import { configForJson, type BenchResult, type Row } from './lib/result.ts'
 import { Aborted, Runner, plannedRows } from './lib/runner.ts'
 import { SCENARIO_IDS } from './lib/scenarios.ts'
 import { summaryText } from './report/summary.ts'
@@ -70,7 +70,17 @@ async function main(): Promise<number> {
 
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim()
   const meta = collectMeta(command)
-  const plan = plannedRows(config)
+  let done: Row[] = []
+  if (config.resume && existsSync(config.out)) {
+    try {
+      done = resumableRows(JSON.parse(readFileSync(config.out, 'utf8')) as BenchResult, config)
+    } catch (err) {
+      console.error(`bench: cannot resume from ${config.out}: ${(err as Error).message}`)
+      return 2
+    }
+    meta.command += ` (resumed with ${done.length} rows from an earlier run)`
+  }
+  const plan = plannedRows(config, done)
   console.log(
     `Rove bench · profile ${config.profile}: ${config.connections} connections, pipelining ${config.pipelining}, ` +
       `${config.durationS} s + ${config.warmupS} s warm-up, ${config.rounds} round(s) · ${plan.length} rows\n` +
@@ -78,7 +88,12 @@ async function main(): Promise<number> {
       `node ${meta.versions.node}, deno ${meta.versions.deno}, bun ${meta.versions.bun}, workerd ${meta.versions.workerd}`,
   )
 
-  const runner = new Runner(config, hooks)
+  // Save the JSON after every row, so an interrupted run can be resumed (--resume).
+  const save = () => {
+    mkdirSync(dirname(config.out), { recursive: true })
+    writeFileSync(config.out, JSON.stringify({ meta, config: configForJson(config), rows: runner.rows }, null, 2) + '\n')
+  }
+  const runner = new Runner(config, { ...hooks, row: save }, done)
   let interrupted = false
   process.on('SIGINT', () => {
     if (interrupted) {
@@ -91,6 +106,7 @@ async function main(): Promise<number> {
     stopLoad()
   })
   process.on('SIGTERM', () => {
+    hooks.log('\nreceived SIGTERM: stopping…')
     runner.abort()
     stopLoad()
   })
@@ -116,6 +132,17 @@ async function main(): Promise<number> {
     console.log(`\nwrote ${rel(w.json)}, ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts${code === 130 ? ' (partial: interrupted)' : ''}`)
   }
   return code
+}
+
+/** Rows of an earlier run that --resume may keep: same load settings, and wanted by this run. */
+function resumableRows(old: BenchResult, config: Config): Row[] {
+  const keys = ['connections', 'pipelining', 'durationS', 'warmupS', 'rounds'] as const
+  for (const k of keys) {
+    if (old.config[k] !== config[k]) throw new Error(`its ${k} is ${old.config[k]}, this run's is ${config[k]}`)
+  }
+  return old.rows.filter(
+    (r) => config.runtimes.includes(r.runtime) && config.frameworks.includes(r.framework) && config.scenarios.includes(r.scenario),
+  )
 }
 
 // Whatever happens, no target outlives the runner.

@@ -35,6 +35,7 @@ export interface Flags {
   out?: string
   report?: string
   cpuProf?: string
+  resume?: boolean
   help?: boolean
 }
 
@@ -49,8 +50,10 @@ export interface Config extends LoadSettings {
   out: string
   /** Re-render the reports of an existing JSON file instead of running. */
   report?: string
-  /** Directory for V8 CPU profiles of the Node targets (node --cpu-prof). */
+  /** Directory for CPU profiles of the node and bun targets (--cpu-prof). */
   cpuProf?: string
+  /** Keep the rows already in --out (an interrupted run of the same settings) and measure the rest. */
+  resume: boolean
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -64,8 +67,11 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --wait-quiet S                 wait up to S s before each measurement while other
                                  processes keep the CPU busy (default 60; quick: 0)
   --out FILE.json                also writes FILE.md, FILE.html, FILE-charts/*.svg
+                                 (the JSON is saved after every row)
+  --resume                       keep the rows already in --out, measure only the rest
   --report FILE.json             only re-render the reports of an existing run
-  --cpu-prof DIR                 write V8 CPU profiles of the node targets to DIR
+  --cpu-prof DIR                 write CPU profiles of the node and bun targets to DIR
+                                 (summarise them with bench/profile.ts)
 `
 
 const NUMBER_FLAGS: Record<string, keyof Flags> = {
@@ -87,6 +93,10 @@ export function parseFlags(argv: readonly string[]): Flags {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') {
       flags.help = true
+      continue
+    }
+    if (arg === '--resume') {
+      flags.resume = true
       continue
     }
     if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`)
@@ -141,5 +151,6 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     out: flags.out ?? `tmp/bench/${profile}.json`,
     report: flags.report,
     cpuProf: flags.cpuProf,
+    resume: flags.resume ?? false,
   }
 }

@@ -29,6 +29,8 @@ export interface RunHooks {
   status(line: string): void
   /** A permanent line. */
   log(line: string): void
+  /** Called after every finished row, e.g. to save progress. */
+  row?(row: Row): void
 }
 
 const READY_TIMEOUT_MS = 30_000
@@ -61,12 +63,17 @@ const PROBE = scenarioById('test').checks[0]!
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
 
-export function plannedRows(config: Config): { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] {
+export function plannedRows(
+  config: Config,
+  done: readonly Row[] = [],
+): { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] {
+  const skip = new Set(done.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`))
   const out: { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] = []
   for (const runtime of config.runtimes)
     for (const id of config.scenarios) {
       const scenario = scenarioById(id)
-      for (const framework of config.frameworks) if (scenario.frameworks.includes(framework)) out.push({ runtime, framework, scenario })
+      for (const framework of config.frameworks)
+        if (scenario.frameworks.includes(framework) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario })
     }
   return out
 }
@@ -85,7 +92,11 @@ export class Runner {
   constructor(
     readonly config: Config,
     readonly hooks: RunHooks,
-  ) {}
+    /** Rows of an earlier, interrupted run of the same settings (--resume): kept, not measured again. */
+    readonly done: readonly Row[] = [],
+  ) {
+    this.rows.push(...done)
+  }
 
   abort(): void {
     this.aborted = true
@@ -96,7 +107,7 @@ export class Runner {
   }
 
   async run(): Promise<Row[]> {
-    const plan = plannedRows(this.config)
+    const plan = plannedRows(this.config, this.done)
     const c = this.config
     this.#jobsTotal = plan.length * c.rounds
     this.#secondsLeft =
@@ -105,7 +116,7 @@ export class Runner {
       for (const runtime of c.runtimes) {
         const mine = plan.filter((p) => p.runtime === runtime)
         if (mine.length === 0) continue
-        await this.#runRuntime(runtime, mine.map((p) => p.scenario))
+        await this.#runRuntime(runtime, mine)
       }
     } finally {
       rmSync(this.#workDir, { recursive: true, force: true })
@@ -117,13 +128,14 @@ export class Runner {
     return [...new Set(plan.map((p) => `${p.runtime}/${p.framework}/${p.scenario.variant}`))]
   }
 
-  async #runRuntime(runtime: RuntimeId, scenarioList: Scenario[]): Promise<void> {
-    const scenarios = [...new Map(scenarioList.map((s) => [s.id, s])).values()]
+  async #runRuntime(runtime: RuntimeId, plan: { framework: FrameworkId; scenario: Scenario }[]): Promise<void> {
+    const scenarios = [...new Map(plan.map((p) => [p.scenario.id, p.scenario])).values()]
+    const wanted = (f: FrameworkId, s: Scenario) => plan.some((p) => p.framework === f && p.scenario.id === s.id)
     const targets = new Map<string, Target>()
     const key = (f: FrameworkId, v: Variant) => `${f}/${v}`
     for (const s of scenarios)
       for (const f of this.config.frameworks)
-        if (s.frameworks.includes(f) && !targets.has(key(f, s.variant)))
+        if (wanted(f, s) && !targets.has(key(f, s.variant)))
           targets.set(key(f, s.variant), {
             runtime,
             framework: f,
@@ -152,7 +164,7 @@ export class Runner {
         }
       }
       for (const s of scenarios) {
-        const frameworks = this.config.frameworks.filter((f) => s.frameworks.includes(f))
+        const frameworks = this.config.frameworks.filter((f) => wanted(f, s))
         const rounds: Map<FrameworkId, Row[]> = new Map(frameworks.map((f) => [f, []]))
         for (let round = 0; round < this.config.rounds; round++) {
           // Rotate the order each round so no framework always goes first.
@@ -177,6 +189,7 @@ export class Runner {
           }
           rows.push(row)
           this.hooks.log(describeRow(row))
+          this.hooks.row?.(row)
         }
       }
     } finally {
@@ -197,7 +210,7 @@ export class Runner {
         variant: t.variant,
         port: t.port,
         workDir: this.#workDir,
-        cpuProfDir: t.runtime === 'node' ? this.config.cpuProf : undefined,
+        cpuProfDir: t.runtime === 'node' || t.runtime === 'bun' ? this.config.cpuProf : undefined,
       })
     } catch (err) {
       t.startError = (err as Error).message

@@ -34,7 +34,7 @@ export interface LaunchOptions {
   port: number
   /** Scratch directory for bundles and generated configs. */
   workDir: string
-  /** node only: write a V8 CPU profile into this directory on exit. */
+  /** node and bun: write CPU profiles (.cpuprofile) into this directory on exit. */
   cpuProfDir?: string
 }
 
@@ -59,7 +59,7 @@ export function launchFor(o: LaunchOptions): Launch {
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
         // One directory per target: node writes one file per thread (tsx's loader hooks run in their own).
-        const dir = join(o.cpuProfDir, `${o.framework}-${o.variant}`)
+        const dir = join(o.cpuProfDir, `node-${o.framework}-${o.variant}`)
         args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', dir)
       }
       return { bin: resolveBin('node'), args: [...args, entry], env }
@@ -72,8 +72,14 @@ export function launchFor(o: LaunchOptions): Launch {
         args: ['serve', ...DENO_PERMISSIONS, '--host', '127.0.0.1', '--port', String(o.port), entry],
         env,
       }
-    case 'bun':
-      return { bin: resolveBin('bun'), args: [entry], env }
+    case 'bun': {
+      const args: string[] = []
+      if (o.cpuProfDir) {
+        const dir = join(o.cpuProfDir, `bun-${o.framework}-${o.variant}`)
+        args.push('--preload', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', `--cpu-prof-dir=${dir}`)
+      }
+      return { bin: resolveBin('bun'), args: [...args, entry], env }
+    }
     case 'workerd': {
       const dir = join(o.workDir, `workerd-${o.framework}-${o.variant}-${o.port}`)
       mkdirSync(dir, { recursive: true })

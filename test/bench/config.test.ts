@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { FRAMEWORKS, PROFILES, RUNTIMES, parseFlags, resolveConfig } from '../../bench/lib/config.ts'
 import { SCENARIO_IDS } from '../../bench/lib/scenarios.ts'
+import { plannedRows } from '../../bench/lib/runner.ts'
+import { emptyRow } from '../../bench/lib/result.ts'
 
 const resolve = (argv: string[]) => resolveConfig(parseFlags(argv), SCENARIO_IDS)
 
@@ -54,6 +56,15 @@ describe('bench config', () => {
     expect(() => resolve(['--runtimes', 'node,spidermonkey'])).toThrow(/unknown runtime "spidermonkey"/)
     expect(() => resolve(['--scenarios', 'nope'])).toThrow(/unknown scenario "nope"/)
     expect(() => resolve(['--profile', 'huge'])).toThrow(/unknown profile "huge"/)
+  })
+
+  it('plans every runtime × scenario × framework that can express it, minus rows a resumed run already has', () => {
+    const c = resolve(['--runtimes', 'node,deno', '--scenarios', 'test,listener', '--frameworks', 'rove,raw', '--resume'])
+    expect(c.resume).toBe(true)
+    const ids = (rows: ReturnType<typeof plannedRows>) => rows.map((p) => `${p.runtime}/${p.framework}/${p.scenario.id}`)
+    expect(ids(plannedRows(c))).toEqual(['node/rove/test', 'node/raw/test', 'node/rove/listener', 'deno/rove/test', 'deno/raw/test', 'deno/rove/listener'])
+    const done = [emptyRow('node', 'rove', 'test', null), emptyRow('deno', 'rove', 'listener', null)]
+    expect(ids(plannedRows(c, done))).toEqual(['node/raw/test', 'node/rove/listener', 'deno/rove/test', 'deno/raw/test'])
   })
 
   it('passes --out, --report and --cpu-prof through', () => {
