@@ -106,11 +106,15 @@ export function findRow(rows: readonly Row[], runtime: string, framework: string
 export type Metric = 'rps' | 'cpu'
 
 function metricOf(row: Row | undefined, metric: Metric): number | null {
-  if (!row || !row.ok) return null
+  if (!row || row.rps.avg === null) return null
   return metric === 'rps' ? row.rps.avg : row.cpuUsPerReq
 }
 
-/** rove/raw or rove/hono for one runtime and scenario; only rows that passed count. */
+/**
+ * rove/raw or rove/hono for one runtime and scenario, from rows that were
+ * measured: a row that failed its check or did not start has no figures.
+ * Rows with errors under load still count (see `ratioHasErrors`).
+ */
 export function frameworkRatio(
   rows: readonly Row[],
   runtime: string,
@@ -120,6 +124,11 @@ export function frameworkRatio(
   of: FrameworkId = 'rove',
 ): number | null {
   return ratio(metricOf(findRow(rows, runtime, of, scenario), metric), metricOf(findRow(rows, runtime, over, scenario), metric))
+}
+
+/** Whether either side of a ratio had errors, timeouts or non-2xx responses under load. */
+export function ratioHasErrors(rows: readonly Row[], runtime: string, scenario: string, over: FrameworkId, of: FrameworkId = 'rove'): boolean {
+  return [findRow(rows, runtime, of, scenario), findRow(rows, runtime, over, scenario)].some((r) => r !== undefined && !r.ok)
 }
 
 /** Performance targets from the issue: rove ≥ 0.95× raw (deno, bun) / 0.90× (node) on /test, ≥ 1.0× hono everywhere. */

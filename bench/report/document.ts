@@ -2,7 +2,7 @@
 // the Markdown and HTML writers render the same way.
 import { FRAMEWORKS, RUNTIMES, type FrameworkId } from '../lib/config.ts'
 import { SCENARIOS } from '../lib/scenarios.ts'
-import { findRow, frameworkRatio, median, targetFor, type BenchResult, type Metric, type Row } from '../lib/result.ts'
+import { findRow, frameworkRatio, median, ratioHasErrors, targetFor, type BenchResult, type Metric, type Row } from '../lib/result.ts'
 import { DASH, compact, fixed, int, ms, times } from './format.ts'
 import { FRAMEWORK_COLORS, barChart } from './svg.ts'
 
@@ -63,8 +63,10 @@ function ratioCell(rows: readonly Row[], runtime: string, scenario: string, metr
   if (r === null) return DASH
   const target = metric === 'rps' ? targetFor(runtime, scenario, over) : null
   const tone = ratioTone(r, target, metric === 'cpu')
-  // Bold marks a miss of a stated performance target (visible in plain Markdown too).
-  return { text: times(r), tone, strong: target !== null && r < target }
+  // Bold marks a miss of a stated performance target (visible in plain Markdown too);
+  // † marks a ratio where a side had errors under load.
+  const dagger = ratioHasErrors(rows, runtime, scenario, over) ? '†' : ''
+  return { text: times(r) + dagger, tone, strong: target !== null && r < target }
 }
 
 function present<T>(all: readonly T[], used: Iterable<string>, id: (t: T) => string): T[] {
@@ -164,7 +166,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
     })
     blocks.push({ kind: 'table', table: table('rps', 'req/s', okInt) })
     p(
-      'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target.',
+      'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target; † marks a ratio where a side had errors, timeouts or non-2xx responses under load (its row says which).',
     )
     blocks.push({ kind: 'table', table: table('cpu', 'CPU µs/req', okCpu) })
     p('Server CPU time per request; here a ratio below 1.00× means Rove spends less CPU per request than the peer.')
@@ -180,6 +182,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   ]
   if (frameworks.includes('rove') && (frameworks.includes('raw') || frameworks.includes('hono'))) {
     h(2, 'Ratios per runtime and scenario')
+    p('† a side had errors, timeouts or non-2xx responses under load; the ratio compares what completed. – not measured (failed check, did not start, or no such row).')
     for (const [label, metric, over, note] of ratioTables) {
       if (!frameworks.includes(over)) continue
       h(3, label)
@@ -336,8 +339,9 @@ function latencyChart(result: BenchResult, scenario: string, runtimes: string[],
   })
 }
 
+/** Charts show every measured row; the tables say which had errors under load. */
 function okValue(r: Row | undefined, pick: (r: Row) => number | null): number | null {
-  return r && r.ok ? pick(r) : null
+  return r && r.rps.avg !== null ? pick(r) : null
 }
 
 export { compact }

@@ -26,11 +26,11 @@ export function summaryText(result: BenchResult): string {
       const cells = [s.id]
       for (const f of frameworks) {
         const r = findRow(rows, rt, f, s.id)
-        cells.push(!r ? '' : r.ok ? compact(r.rps.avg) : 'FAIL')
+        cells.push(!r ? '' : r.rps.avg === null ? 'FAIL' : compact(r.rps.avg) + (r.ok ? '' : '†'))
       }
       for (const f of frameworks) {
         const r = findRow(rows, rt, f, s.id)
-        cells.push(!r ? '' : r.ok && r.cpuUsPerReq !== null ? r.cpuUsPerReq.toFixed(1) : DASH)
+        cells.push(!r ? '' : r.cpuUsPerReq !== null ? r.cpuUsPerReq.toFixed(1) : DASH)
       }
       for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'rps', f)))
       for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'cpu', f)))

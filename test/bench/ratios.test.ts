@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { emptyRow, frameworkRatio, median, medianIndex, ratio, targetFor, type Row } from '../../bench/lib/result.ts'
+import { emptyRow, frameworkRatio, median, medianIndex, ratio, ratioHasErrors, targetFor, type Row } from '../../bench/lib/result.ts'
 import { ratioTone } from '../../bench/report/document.ts'
 
 function row(framework: Row['framework'], rps: number, cpu: number, ok = true): Row {
@@ -15,14 +15,19 @@ describe('bench ratio maths', () => {
     expect(ratio(NaN, 10)).toBeNull()
   })
 
-  it('compares rove with a peer on req/s and on CPU per request, from rows that passed only', () => {
+  it('compares rove with a peer on req/s and on CPU per request, from rows that were measured', () => {
     const rows = [row('rove', 45_000, 22), row('raw', 50_000, 20), row('hono', 40_000, 25)]
     expect(frameworkRatio(rows, 'node', 'test', 'rps', 'raw')).toBeCloseTo(0.9)
     expect(frameworkRatio(rows, 'node', 'test', 'rps', 'hono')).toBeCloseTo(1.125)
     expect(frameworkRatio(rows, 'node', 'test', 'cpu', 'raw')).toBeCloseTo(1.1)
     expect(frameworkRatio(rows, 'deno', 'test', 'rps', 'raw')).toBeNull()
-    const failed = [row('rove', 45_000, 22, false), row('raw', 50_000, 20)]
-    expect(frameworkRatio(failed, 'node', 'test', 'rps', 'raw')).toBeNull()
+    // Errors under load keep the figures (and the report marks the ratio); a failed check has none.
+    const withErrors = [row('rove', 45_000, 22, false), row('raw', 50_000, 20)]
+    expect(frameworkRatio(withErrors, 'node', 'test', 'rps', 'raw')).toBeCloseTo(0.9)
+    expect(ratioHasErrors(withErrors, 'node', 'test', 'raw')).toBe(true)
+    expect(ratioHasErrors(rows, 'node', 'test', 'raw')).toBe(false)
+    const unmeasured = [emptyRow('node', 'rove', 'test', 'check failed'), row('raw', 50_000, 20)]
+    expect(frameworkRatio(unmeasured, 'node', 'test', 'rps', 'raw')).toBeNull()
   })
 
   it('takes the median, and the index of the median round for an odd or even count', () => {
