@@ -212,6 +212,21 @@ describe('context', () => {
     expect(await res.json()).toEqual({ text: '{"a":5}', a: 5, same: true });
   });
 
+  it("json() first takes the runtime's reader; text() and bytes() then give the value serialised again", async () => {
+    const app = new App().post('/', async (c) => {
+      const json = await c.req.json<{ a: number }>();
+      const text = await c.req.text();
+      const bytes = await c.req.bytes();
+      return c.json({ a: json.a, text, length: bytes.length });
+    });
+    const body = '{ "a": 5 }';
+    const res = await app.fetch(req('/', { method: 'POST', body, headers: { 'content-length': String(body.length) } }));
+    expect(await res.json()).toEqual({ a: 5, text: '{"a":5}', length: 7 });
+    const bad = await app.fetch(req('/', { method: 'POST', body: '{', headers: { 'content-length': '1' } }));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).detail).toBe('Invalid JSON body');
+  });
+
   it('reads urlencoded and multipart forms', async () => {
     const app = new App().post('/', async (c) => c.json(await c.req.form()));
     const url = await app.fetch(req('/', { method: 'POST', body: new URLSearchParams('a=1&a=2&b=3') }));
