@@ -1,19 +1,32 @@
 import type { App } from '../src/app.ts';
 import { denoEnv } from './deno.ts';
-import { backgroundContext } from './serve-options.ts';
+import { watchGlobalErrors } from './global-errors.ts';
+import { backgroundContext, listenMessage } from './serve-options.ts';
 
 /**
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.
  * Handlers get the environment as `c.env` (`export default { fetch: app.fetch }` works too, without it).
+ * `server:listening` and `process:error` reach `app.on` as under `serve()`.
  */
-export function toDeploy(app: App<any>, options: { env?: Record<string, unknown> } = {}): {
+export function toDeploy(
+  app: App<any>,
+  options: { env?: Record<string, unknown>; onListen?: (address: { port: number; hostname: string }) => void } = {},
+): {
   fetch(request: Request): Response | Promise<Response>;
+  onListen(address: { port?: number; hostname?: string }): void;
 } {
   let env = options.env;
   const ctx = backgroundContext(new Set());
+  watchGlobalErrors(app, 'deno-deploy');
   return {
     fetch(request: Request) {
       return app.fetch(request, (env ??= denoEnv()), ctx);
+    },
+    // deno serve calls it in place of its own "Listening on" line.
+    onListen({ port = 0, hostname = '' }) {
+      (options.onListen ?? listenMessage)({ port, hostname });
+      const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+      app.events.emit('server:listening', { runtime: 'deno-deploy', hostname, port, url: `http://${host}:${port}/` });
     },
   };
 }

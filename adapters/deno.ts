@@ -1,6 +1,7 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
 import { backgroundContext, listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { watchGlobalErrors } from './global-errors.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
@@ -87,26 +88,6 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     Deno.addSignalListener('SIGTERM', onSignal);
   }
   options.signal?.addEventListener('abort', () => void close(), { once: true });
-  const unwatch = watchProcessErrors(app);
+  const unwatch = watchGlobalErrors(app, 'deno');
   return handle;
-}
-
-/**
- * Report unhandled rejections and uncaught errors as `process:error`. A
- * rejection is logged and the server keeps serving; an uncaught error still
- * ends the process, as Deno's default does.
- */
-function watchProcessErrors(app: App<any>): () => void {
-  const onRejection = (event: PromiseRejectionEvent) => {
-    event.preventDefault();
-    app.events.emit('process:error', { runtime: 'deno', source: 'unhandledRejection', error: event.reason });
-    console.error('Unhandled rejection:', event.reason);
-  };
-  const onError = (event: ErrorEvent) => app.events.emit('process:error', { runtime: 'deno', source: 'uncaughtException', error: event.error });
-  globalThis.addEventListener('unhandledrejection', onRejection);
-  globalThis.addEventListener('error', onError);
-  return () => {
-    globalThis.removeEventListener('unhandledrejection', onRejection);
-    globalThis.removeEventListener('error', onError);
-  };
 }

@@ -39,6 +39,9 @@ export interface LaunchOptions {
 }
 
 const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read']
+// What examples/workers/README.md asks of pool users on Deno: no Maglev (after pool threads
+// had run, Deno 2.9's Maglev code ran the main thread's /test-cpu loop 3× slower).
+const DENO_POOL_FLAGS = ['--v8-flags=--no-maglev']
 
 /** Builds the command line; throws a readable error when the entry does not exist yet. */
 export function launchFor(o: LaunchOptions): Launch {
@@ -65,7 +68,7 @@ export function launchFor(o: LaunchOptions): Launch {
       return { bin: resolveBin('node'), args: [...args, entry], env }
     }
     case 'deno':
-      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, entry], env }
+      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry], env }
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),

@@ -56,8 +56,15 @@ export function toRecord(event: RoveEvent): unknown {
   );
 }
 
-/** Pool settings from the environment (POOL_SIZE, TIMEOUT_MS, MAX_QUEUE, ROVE_DEV). */
+/** Pool settings from the environment (POOL_SIZE, TIMEOUT_MS, MAX_QUEUE, POOL_PRIORITY, ROVE_DEV). */
 export function optionsFrom(env: (name: string) => string | undefined): ExampleOptions {
   const n = (name: string) => (env(name) === undefined ? undefined : Number(env(name)));
-  return { size: n('POOL_SIZE'), timeoutMs: n('TIMEOUT_MS'), maxQueue: n('MAX_QUEUE'), dev: env('ROVE_DEV') === '1' };
+  const priority = env('POOL_PRIORITY');
+  return {
+    size: n('POOL_SIZE'),
+    timeoutMs: n('TIMEOUT_MS'),
+    maxQueue: n('MAX_QUEUE'),
+    ...(priority === 'low' || priority === 'normal' ? { priority } : {}),
+    dev: env('ROVE_DEV') === '1',
+  };
 }

@@ -20,7 +20,7 @@ const CONNECTIONS = Number(flag('-c', '50'));
 const DURATION = Number(flag('-d', '5'));
 const PARTS = flag('--parts', 'listener,worker,latency').split(',');
 const PROBE_RATE = Number(flag('--probe-rate', '1000'));
-// Extra environment for every server, e.g. --env DENO_V8_FLAGS=--no-maglev
+// Extra environment for every server: --env NAME=value (Deno runs with --no-maglev, as README.md asks of pool users)
 const EXTRA_ENV: Record<string, string> = Object.fromEntries(args.flatMap((a, i) => (a === '--env' ? [args[i + 1].split(/=(.*)/s).slice(0, 2)] : [])));
 
 interface Server {
@@ -35,7 +35,7 @@ async function startBench(runtime: string, env: Record<string, string>): Promise
     runtime === 'node'
       ? { bin: resolveBin('node'), args: ['--conditions=source', '--import', 'tsx', entry] }
       : runtime === 'deno'
-        ? { bin: resolveBin('deno'), args: ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys=setPriority', entry] }
+        ? { bin: resolveBin('deno'), args: ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys=setPriority', '--v8-flags=--no-maglev', entry] }
         : { bin: resolveBin('bun'), args: [entry] };
   const child = startChild(cmd.bin, cmd.args, { PORT: String(port), HOST: '127.0.0.1', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...EXTRA_ENV, ...env });
   const url = `http://127.0.0.1:${port}`;

@@ -59,6 +59,12 @@ describe('worker pool on workerd (no threads)', () => {
     // The listener waits 20 ms after each response before recording its path.
     expect(late.some((p) => p.startsWith('/users-none-'))).toBe(true);
   });
+
+  it('an unhandled rejection in the isolate reaches app.on as process:error', async () => {
+    await (await get('/unhandled')).arrayBuffer();
+    const found = await waitForEvent(url, (e) => e.kind === 'process:error');
+    expect(found.metadata).toMatchObject({ runtime: 'workerd', source: 'unhandledRejection', error: { message: 'a stray rejection' } });
+  });
 });
 
 describe('worker pool on deno serve (Deno Deploy: no threads)', () => {
@@ -75,4 +81,29 @@ describe('worker pool on deno serve (Deno Deploy: no threads)', () => {
     expect(await res.json()).toEqual({ value: CPU_VALUE });
     expect(await (await fetch(server.url + '/stats')).json()).toMatchObject({ mode: 'inline' });
   });
+
+  it('emits server:listening through the onListen deno serve calls', async () => {
+    const found = await waitForEvent(server.url, (e) => e.kind === 'server:listening');
+    expect(found.metadata).toMatchObject({ runtime: 'deno-deploy', hostname: '127.0.0.1', port: Number(new URL(server.url).port) });
+  });
+
+  it('an unhandled rejection reaches app.on as process:error, and the server keeps serving', async () => {
+    await (await fetch(server.url + '/unhandled')).arrayBuffer();
+    const found = await waitForEvent(server.url, (e) => e.kind === 'process:error');
+    expect(found.metadata).toMatchObject({ runtime: 'deno-deploy', source: 'unhandledRejection', error: { message: 'a stray rejection' } });
+    expect((await fetch(server.url + '/')).status).toBe(200);
+  });
 });
+
+type Recorded = { kind: string; metadata: Record<string, unknown> };
+
+/** Polls the app's recorded events until one matches (a rejection is reported a tick after the response). */
+async function waitForEvent(url: string, match: (e: Recorded) => boolean): Promise<Recorded> {
+  for (let i = 0; i < 50; i++) {
+    const events = (await (await fetch(url + '/events')).json()) as Recorded[];
+    const found = events.find(match);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no matching event was recorded');
+}

@@ -1,0 +1,29 @@
+import type { App } from '../src/app.ts';
+
+interface ErrorScope {
+  addEventListener?(type: string, listener: (event: any) => void): void;
+  removeEventListener?(type: string, listener: (event: any) => void): void;
+}
+
+/**
+ * Report the global scope's unhandled rejections and uncaught errors as
+ * `process:error`, where the runtime raises them as web events (Deno,
+ * `deno serve` and Deno Deploy, Cloudflare Workers). A rejection is logged and
+ * the server keeps serving; an uncaught error keeps the runtime's own handling.
+ */
+export function watchGlobalErrors(app: App<any>, runtime: string): () => void {
+  const scope = globalThis as ErrorScope;
+  if (typeof scope.addEventListener !== 'function') return () => {};
+  const onRejection = (event: PromiseRejectionEvent) => {
+    event.preventDefault?.();
+    app.events.emit('process:error', { runtime, source: 'unhandledRejection', error: event.reason });
+    console.error('Unhandled rejection:', event.reason);
+  };
+  const onError = (event: ErrorEvent) => app.events.emit('process:error', { runtime, source: 'uncaughtException', error: event.error });
+  scope.addEventListener('unhandledrejection', onRejection);
+  scope.addEventListener('error', onError);
+  return () => {
+    scope.removeEventListener?.('unhandledrejection', onRejection);
+    scope.removeEventListener?.('error', onError);
+  };
+}
