@@ -1,4 +1,4 @@
-import { HttpError } from './errors.ts';
+import { BodyError, type HttpError } from './errors.ts';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -47,5 +47,5 @@ export async function readBody(
 }
 
 export function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `Request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
+  return new BodyError('too-large', 413, `Request body is larger than ${limit} bytes`, { headers: { connection: 'close' } });
 }

@@ -21,6 +21,21 @@ export class HttpError extends Error {
   }
 }
 
+/** Why a request body was refused; `body:rejected` events carry it. */
+export type BodyRejection = 'too-large' | 'invalid' | 'unsupported-type';
+
+/** An HttpError about the request body (413, 415, or 400 for a body that does not parse or validate). */
+export class BodyError extends HttpError {
+  constructor(
+    readonly reason: BodyRejection,
+    status: number,
+    message: string,
+    options?: { headers?: HeadersInit; details?: Record<string, unknown> },
+  ) {
+    super(status, message, options);
+  }
+}
+
 export const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

@@ -1,5 +1,5 @@
 import type { Context, ExecutionContext } from './context.ts';
-import { HttpError } from './errors.ts';
+import { BodyError, type BodyRejection, type HttpError } from './errors.ts';
 import type { RequestLike } from './request.ts';
 import type { LightResponse } from './response.ts';
 
@@ -28,7 +28,7 @@ export interface RequestMetadata {
 
 /** A body the app refused: too large (413), unreadable (400) or of the wrong type (415). */
 export interface BodyRejectedMetadata extends RequestMetadata {
-  readonly reason: 'too-large' | 'invalid' | 'unsupported-type';
+  readonly reason: BodyRejection;
   readonly error: HttpError;
 }
 
@@ -206,18 +206,10 @@ function logOnce(error: unknown, event: RoveEvent): void {
   console.error(`rove: a listener for ${event.kind} failed (further failures for this kind are not logged):`, error);
 }
 
-/**
- * Which body refusal an error is, if any. The core's body readers throw these
- * HttpErrors (body.ts, request.ts, validate.ts); 413 and 415 only come from bodies.
- */
+/** Which body refusal an error is, if any: the body readers and validate() throw BodyErrors. */
 export function bodyRejection(error: unknown): BodyRejectedMetadata['reason'] | undefined {
-  if (!(error instanceof HttpError)) return undefined;
-  if (error.status === 413) return 'too-large';
-  if (error.status === 415) return 'unsupported-type';
-  if (error.status === 400 && BODY_400.has(error.message)) return 'invalid';
-  return undefined;
+  return error instanceof BodyError ? error.reason : undefined;
 }
-const BODY_400 = new Set(['Invalid JSON body', 'Malformed form body', 'Invalid json', 'Invalid form']);
 
 type Result = Response | LightResponse;
 

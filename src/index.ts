@@ -1,7 +1,7 @@
 export { App, type AppOptions, type ErrorHandler, type NotFoundHandler } from './app.ts';
 export { Context, type Env, type ExecutionContext, type StreamWriter, type ViewRenderer } from './context.ts';
 export type { Handler, Next } from './compose.ts';
-export { HttpError, errorResponse } from './errors.ts';
+export { BodyError, HttpError, errorResponse, type BodyRejection } from './errors.ts';
 export { EventBus, type EventKind, type EventMap, type Listener, type RoveEvent, type RequestMetadata, type BodyRejectedMetadata } from './events.ts';
 export {
   createWorkerPool,

@@ -1,6 +1,6 @@
 import { readBody } from './body.ts';
 import { parseCookies } from './cookies.ts';
-import { HttpError } from './errors.ts';
+import { BodyError } from './errors.ts';
 import { queryValue } from './query.ts';
 import type { Params } from './router.ts';
 
@@ -157,14 +157,14 @@ export class RoveRequest {
     if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.limit())) {
       this.#jsonNative = true;
       this.#json = (this.#raw as Request).json().catch((error) => {
-        throw error instanceof SyntaxError ? new HttpError(400, 'Invalid JSON body') : error;
+        throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
       });
     }
     return (this.#json ??= this.text().then((t) => {
       try {
         return JSON.parse(t);
       } catch {
-        throw new HttpError(400, 'Invalid JSON body');
+        throw new BodyError('invalid', 400, 'Invalid JSON body');
       }
     })) as Promise<T>;
   }
@@ -174,12 +174,12 @@ export class RoveRequest {
     return (this.#form ??= this.bytes().then(async (b) => {
       const type = this.#raw.headers.get('content-type') ?? '';
       if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) {
-        throw new HttpError(415, 'Expected a form body (urlencoded or multipart)');
+        throw new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)');
       }
       try {
         return await new Response(b as BodyInit, { headers: { 'content-type': type } }).formData();
       } catch {
-        throw new HttpError(400, 'Malformed form body');
+        throw new BodyError('invalid', 400, 'Malformed form body');
       }
     }));
   }

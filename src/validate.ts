@@ -1,6 +1,6 @@
 import type { Handler } from './compose.ts';
 import type { Context } from './context.ts';
-import { HttpError } from './errors.ts';
+import { BodyError, HttpError } from './errors.ts';
 
 /** The Standard Schema v1 interface (zod 4, valibot and arktype implement it). */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -64,7 +64,10 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
     const result = await check(input);
     if (result.issues) {
       const errors: ValidationIssue[] = result.issues.map((i) => ({ path: issuePath(i), message: i.message }));
-      throw new HttpError(400, `Invalid ${target}`, { details: { errors } });
+      const message = `Invalid ${target}`;
+      throw target === 'json' || target === 'form'
+        ? new BodyError('invalid', 400, message, { details: { errors } })
+        : new HttpError(400, message, { details: { errors } });
     }
     (c._valid ??= {})[target] = result.value;
     await next();

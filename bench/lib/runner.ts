@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config, FrameworkId, RuntimeId } from './config.ts'
 import { send } from './http.ts'
+import { knownLimit } from './known-limits.ts'
 import { runLoad, type LoadResult } from './load.ts'
 import {
   backgroundMeter,
@@ -315,7 +316,8 @@ export class Runner {
       if (r.non2xx) problems.push(`${r.non2xx} non-2xx responses`)
       if (r.requests === 0) problems.push('no request completed')
       row.ok = problems.length === 0
-      row.error = row.ok ? null : `under load: ${problems.join(', ')}`
+      const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, c.pipelining)
+      row.error = row.ok ? null : `under load: ${problems.join(', ')}${limit ? ` (known runtime limit: ${limit.note})` : ''}`
     } catch (err) {
       if (err instanceof Aborted) throw err
       row.error = `load failed: ${(err as Error).message}`

@@ -1,6 +1,6 @@
 // Request events, run in process through app.fetch / app.handle: one test per way a request can end.
 import { describe, expect, it } from 'vitest';
-import { App, HttpError, LightResponse, validate, type RoveEvent, type StandardSchemaV1 } from '../../src/index.ts';
+import { App, BodyError, HttpError, LightResponse, validate, type RoveEvent, type StandardSchemaV1 } from '../../src/index.ts';
 import type { ExecutionContext } from '../../src/context.ts';
 
 const ANY_NUMBER = { '~standard': { version: 1, vendor: 'test', validate: (v: unknown) => (typeof v === 'number' ? { value: v } : { issues: [{ message: 'not a number' }] }) } } as StandardSchemaV1<unknown, number>;
@@ -142,6 +142,19 @@ describe('request events', () => {
   it('a form endpoint given another type reports body:rejected (unsupported-type)', async () => {
     const { seen } = await run(makeApp(), '/form', { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } });
     expect((seen.find((e) => e.kind === 'body:rejected') as RoveEvent<'body:rejected'>).metadata).toMatchObject({ status: 415, reason: 'unsupported-type' });
+  });
+
+  it('a handler’s own 413 or 400 is no body rejection; a BodyError it throws is', async () => {
+    const app = new App()
+      .post('/own', () => {
+        throw new HttpError(413, 'Invalid JSON body');
+      })
+      .post('/body', () => {
+        throw new BodyError('invalid', 422, 'The order has no lines');
+      });
+    expect((await run(app, '/own', { method: 'POST', body: 'x' })).kinds).toEqual(['request:complete', 'request:error']);
+    const { seen } = await run(app, '/body', { method: 'POST', body: 'x' });
+    expect((seen.find((e) => e.kind === 'body:rejected') as RoveEvent<'body:rejected'>).metadata).toMatchObject({ status: 422, reason: 'invalid' });
   });
 
   it('a query failing validation is a request error but no body rejection', async () => {
