@@ -80,7 +80,7 @@ export const nodeWorkers: WorkerSpawner = {
     const worker = new Worker(BOOT, {
       eval: true,
       name,
-      workerData: { entry: ENTRY, module, tsx: loader, lowPriority: options?.priority === 'normal' ? 0 : LOW_PRIORITY },
+      workerData: { entry: ENTRY, module, tsx: loader, lowPriority: options?.lowPriority ? LOW_PRIORITY : 0 },
     });
     worker.on('message', (data) => events.message(data));
     worker.on('error', (error) => events.error(error));

@@ -38,9 +38,8 @@ export function webWorkers(runtime: string): WorkerSpawner {
         closed();
         events.exit((event as Event & { code?: number }).code);
       });
-      // Normal priority unless asked: at nice 10 these threads made the request thread's p99 worse, not better
-      // (it seems to wait on locks a preempted low-priority thread holds).
-      worker.postMessage({ t: 'init', module, lowPriority: options?.priority === 'low' ? 10 : 0 });
+      // nice 10, as on Node (workers/node.ts LOW_PRIORITY): the request thread wins the CPU about nine times in ten.
+      worker.postMessage({ t: 'init', module, lowPriority: options?.lowPriority ? 10 : 0 });
       return {
         post: (message: RunMessage) => worker.postMessage(message),
         terminate: () => {

@@ -39,9 +39,10 @@ export interface LaunchOptions {
 }
 
 const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read']
-// What examples/workers/README.md asks of pool users on Deno: no Maglev (after pool threads
-// had run, Deno 2.9's Maglev code ran the main thread's /test-cpu loop 3× slower).
-const DENO_POOL_FLAGS = ['--v8-flags=--no-maglev']
+// What examples/workers/README.md asks of pool users on Deno: the permission to lower thread
+// priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code ran the main
+// thread's /test-cpu loop 3× slower).
+const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev']
 
 /** Builds the command line; throws a readable error when the entry does not exist yet. */
 export function launchFor(o: LaunchOptions): Launch {

@@ -3,7 +3,7 @@
 // stopped by pid:
 //   1. /test with and without one empty listener (`app.on(() => {})`), rounds alternating;
 //   2. /test-worker (pool size = CPU count) against /test-cpu;
-//   3. /test p99 at a fixed probe rate, alone and while a second autocannon loads /test-worker (and, for contrast, /test-cpu).
+//   3. /test p99 at a fixed probe rate, alone and while a second autocannon loads /test-worker (and, for contrast, /test-cpu), per round; medians.
 // node --conditions=source --import tsx examples/workers/measure.ts [--runtimes node,deno,bun] [--rounds 2] [-c 50] [-d 5]
 import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -140,7 +140,6 @@ for (const runtime of RUNTIMES) {
         // /test probed at a fixed rate (10 connections, PROBE_RATE req/s in all) alone, then while a
         // second autocannon saturates another route: what a client of the light route sees.
         const light = 10;
-        const alone = await autocannon(server.url + '/test', light, DURATION, PROBE_RATE);
         const under = async (path: string) => {
           const background = autocannon(server.url + path, CONNECTIONS, DURATION + 2);
           await new Promise((r) => setTimeout(r, 1000));
@@ -148,14 +147,23 @@ for (const runtime of RUNTIMES) {
           const bg = await background;
           return { fg, bg };
         };
-        const withWorker = await under('/test-worker');
-        const withCpu = await under('/test-cpu');
+        const rounds: { alone: Load; withWorker: { fg: Load; bg: Load }; withCpu: { fg: Load; bg: Load } }[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const alone = await autocannon(server.url + '/test', light, DURATION, PROBE_RATE);
+          rounds.push({ alone, withWorker: await under('/test-worker'), withCpu: await under('/test-cpu') });
+        }
         console.log(`\n${runtime} /test latency (-c ${light} -R ${PROBE_RATE}; background -c ${CONNECTIONS}):`);
-        console.log(`  alone:                    ${fmt(alone)}`);
-        console.log(`  while /test-worker loaded: ${fmt(withWorker.fg)}   [background /test-worker ${Math.round(withWorker.bg.rps)} req/s]`);
-        console.log(`  while /test-cpu loaded:    ${fmt(withCpu.fg)}   [background /test-cpu ${Math.round(withCpu.bg.rps)} req/s]`);
-        console.log(`  p99 ratio worker-loaded/alone ${(withWorker.fg.p99 / alone.p99).toFixed(2)}; cpu-loaded/alone ${(withCpu.fg.p99 / alone.p99).toFixed(2)}`);
-        results[`${runtime}:latency`] = { alone, withWorker, withCpu };
+        rounds.forEach(({ alone, withWorker, withCpu }, i) => {
+          console.log(`  #${i + 1} alone:                     ${fmt(alone)}`);
+          console.log(`  #${i + 1} while /test-worker loaded: ${fmt(withWorker.fg)}   [background /test-worker ${Math.round(withWorker.bg.rps)} req/s]`);
+          console.log(`  #${i + 1} while /test-cpu loaded:    ${fmt(withCpu.fg)}   [background /test-cpu ${Math.round(withCpu.bg.rps)} req/s]`);
+        });
+        const p99 = (pick: (r: (typeof rounds)[number]) => Load) => median(rounds.map((r) => pick(r).p99));
+        const alone = p99((r) => r.alone);
+        console.log(
+          `  median p99: alone ${alone} ms, /test-worker loaded ${p99((r) => r.withWorker.fg)} ms (${(p99((r) => r.withWorker.fg) / alone).toFixed(2)}×), /test-cpu loaded ${p99((r) => r.withCpu.fg)} ms (${(p99((r) => r.withCpu.fg) / alone).toFixed(2)}×)`,
+        );
+        results[`${runtime}:latency`] = rounds;
       }
     } finally {
       await stopChild(server.child);

