@@ -24,6 +24,8 @@ export function createBenchFsApp(options: BenchFsAppOptions) {
           // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
           module: () => new URL('./tasks.ts', import.meta.url),
           load: () => import('./tasks.ts'),
+          // As examples/bench: the default profile keeps 1,000 requests in flight, and the queue must hold them.
+          maxQueue: 4096,
         })
       : undefined
   const app = new App({ views: options.views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0])
