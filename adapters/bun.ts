@@ -1,6 +1,7 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
-import { backgroundContext, listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { watchProcessErrors } from './global-errors.ts';
+import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Bun APIs used here, declared so the file type-checks without bun-types.
@@ -58,28 +59,9 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     process.once('SIGTERM', onSignal);
   }
   options.signal?.addEventListener('abort', () => void close(), { once: true });
-  const unwatch = watchProcessErrors(app);
+  const unwatch = watchProcessErrors(app, 'bun', process);
   app.events.clientAddress ??= (request) => server.requestIP(request as Request)?.address;
   (options.onListen ?? listenMessage)({ port: server.port, hostname: server.hostname });
-  app.events.emit('server:listening', { runtime: 'bun', hostname: server.hostname, port: server.port, url: `http://${server.hostname.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}/` });
+  app.events.emit('server:listening', { runtime: 'bun', hostname: server.hostname, port: server.port, url: listenUrl(server.hostname, server.port) });
   return { port: server.port, hostname: server.hostname, close, finished };
-}
-
-/**
- * Report unhandled rejections and uncaught exceptions as `process:error`.
- * A rejection is logged and the server keeps serving; an uncaught exception
- * still ends the process, as Bun's default does (the monitor only watches).
- */
-function watchProcessErrors(app: App<any>): () => void {
-  const onRejection = (error: unknown) => {
-    app.events.emit('process:error', { runtime: 'bun', source: 'unhandledRejection', error });
-    console.error('Unhandled rejection:', error);
-  };
-  const onException = (error: unknown) => app.events.emit('process:error', { runtime: 'bun', source: 'uncaughtException', error });
-  process.on('unhandledRejection', onRejection);
-  process.on('uncaughtExceptionMonitor', onException);
-  return () => {
-    process.off('unhandledRejection', onRejection);
-    process.off('uncaughtExceptionMonitor', onException);
-  };
 }

@@ -1,7 +1,7 @@
 import type { App } from '../src/app.ts';
 import { denoEnv } from './deno.ts';
 import { watchGlobalErrors } from './global-errors.ts';
-import { backgroundContext, listenMessage } from './serve-options.ts';
+import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
 
 /**
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.
@@ -25,8 +25,7 @@ export function toDeploy(
     // deno serve calls it in place of its own "Listening on" line.
     onListen({ port = 0, hostname = '' }) {
       (options.onListen ?? listenMessage)({ port, hostname });
-      const host = hostname.includes(':') ? `[${hostname}]` : hostname;
-      app.events.emit('server:listening', { runtime: 'deno-deploy', hostname, port, url: `http://${host}:${port}/` });
+      app.events.emit('server:listening', { runtime: 'deno-deploy', hostname, port, url: listenUrl(hostname, port) });
     },
   };
 }

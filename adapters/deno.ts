@@ -1,7 +1,7 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
-import { backgroundContext, listenMessage, type ServeHandle, type ServeOptions } from './serve-options.ts';
 import { watchGlobalErrors } from './global-errors.ts';
+import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
@@ -56,7 +56,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
       onListen: (addr) => {
         handle.port = addr.port;
         (options.onListen ?? listenMessage)({ port: addr.port, hostname: addr.hostname });
-        app.events.emit('server:listening', { runtime: 'deno', hostname: addr.hostname, port: addr.port, url: `http://${addr.hostname.includes(':') ? `[${addr.hostname}]` : addr.hostname}:${addr.port}/` });
+        app.events.emit('server:listening', { runtime: 'deno', hostname: addr.hostname, port: addr.port, url: listenUrl(addr.hostname, addr.port) });
       },
     },
     (request, info) => {

@@ -1,5 +1,11 @@
 import type { App } from '../src/app.ts';
 
+/** The part of Node's and Bun's `process` this needs. */
+interface ProcessEvents {
+  on(event: string, listener: (error: unknown) => void): unknown;
+  off(event: string, listener: (error: unknown) => void): unknown;
+}
+
 interface ErrorScope {
   addEventListener?(type: string, listener: (event: any) => void): void;
   removeEventListener?(type: string, listener: (event: any) => void): void;
@@ -25,5 +31,24 @@ export function watchGlobalErrors(app: App<any>, runtime: string): () => void {
   return () => {
     scope.removeEventListener?.('unhandledrejection', onRejection);
     scope.removeEventListener?.('error', onError);
+  };
+}
+
+/**
+ * The same for Node and Bun, whose `process` raises them. A rejection is
+ * logged and the server keeps serving; an uncaught exception still ends the
+ * process as the runtime's default does (the monitor only watches).
+ */
+export function watchProcessErrors(app: App<any>, runtime: string, proc: ProcessEvents): () => void {
+  const onRejection = (error: unknown) => {
+    app.events.emit('process:error', { runtime, source: 'unhandledRejection', error });
+    console.error('Unhandled rejection:', error);
+  };
+  const onException = (error: unknown) => app.events.emit('process:error', { runtime, source: 'uncaughtException', error });
+  proc.on('unhandledRejection', onRejection);
+  proc.on('uncaughtExceptionMonitor', onException);
+  return () => {
+    proc.off('unhandledRejection', onRejection);
+    proc.off('uncaughtExceptionMonitor', onException);
   };
 }

@@ -6,7 +6,8 @@ import type { RequestLike } from '../src/request.ts';
 import { LightResponse } from '../src/response.ts';
 import { readBody, tooLarge } from '../src/body.ts';
 import { HttpError } from '../src/errors.ts';
-import { backgroundContext, listenMessage, type ServeOptions, type ServeHandle } from './serve-options.ts';
+import { watchProcessErrors } from './global-errors.ts';
+import { backgroundContext, listenMessage, listenUrl, type ServeOptions, type ServeHandle } from './serve-options.ts';
 import { nodeWorkers } from './workers/node.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
@@ -309,7 +310,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
     process.once('SIGTERM', onSignal);
   }
   options.signal?.addEventListener('abort', () => void close(), { once: true });
-  const unwatch = watchProcessErrors(app);
+  const unwatch = watchProcessErrors(app, 'node', process);
 
   const handle = { server, port: 0, hostname: options.hostname ?? '0.0.0.0', close, finished };
   server.listen(options.port ?? 8000, handle.hostname, () => {
@@ -318,27 +319,4 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
     app.events.emit('server:listening', { runtime: 'node', hostname: handle.hostname, port: handle.port, url: listenUrl(handle.hostname, handle.port) });
   });
   return handle;
-}
-
-function listenUrl(hostname: string, port: number): string {
-  return `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/`;
-}
-
-/**
- * Report unhandled rejections and uncaught exceptions as `process:error`.
- * A rejection is logged and the server keeps serving; an uncaught exception
- * still ends the process as Node's default does (the monitor only watches).
- */
-function watchProcessErrors(app: App<any>): () => void {
-  const onRejection = (error: unknown) => {
-    app.events.emit('process:error', { runtime: 'node', source: 'unhandledRejection', error });
-    console.error('Unhandled rejection:', error);
-  };
-  const onException = (error: unknown) => app.events.emit('process:error', { runtime: 'node', source: 'uncaughtException', error });
-  process.on('unhandledRejection', onRejection);
-  process.on('uncaughtExceptionMonitor', onException);
-  return () => {
-    process.off('unhandledRejection', onRejection);
-    process.off('uncaughtExceptionMonitor', onException);
-  };
 }

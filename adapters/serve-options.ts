@@ -28,8 +28,13 @@ export interface ServeHandle {
   readonly finished: Promise<void>;
 }
 
+/** The server's URL, with an IPv6 address in brackets. */
+export function listenUrl(hostname: string, port: number): string {
+  return `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/`;
+}
+
 export function listenMessage({ port, hostname }: { port: number; hostname: string }): void {
-  console.log(`Listening on http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/`);
+  console.log(`Listening on ${listenUrl(hostname, port)}`);
 }
 
 /** `c.executionCtx` where the runtime gives none: background work joins `pending`, which shutdown waits for. */

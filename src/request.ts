@@ -34,8 +34,6 @@ export class RoveRequest {
   #text: Promise<string> | undefined;
   #json: Promise<unknown> | undefined;
   #form: Promise<FormData> | undefined;
-  /** The runtime's own JSON reader took the body: text and bytes are the parsed value serialised again. */
-  #jsonNative = false;
 
   constructor(
     raw: RequestLike,
@@ -115,8 +113,8 @@ export class RoveRequest {
 
   #readBytes(): Promise<Uint8Array> {
     const raw = this.#raw;
-    // A native text or JSON reader took the body.
-    if (this.#text !== undefined || this.#jsonNative) return this.text().then((t) => encoder.encode(t));
+    // A native text or JSON reader took the body (json() set without text() means the native one).
+    if (this.#text !== undefined || this.#json !== undefined) return this.text().then((t) => encoder.encode(t));
     const limit = this.limit();
     if (typeof raw.readBytes === 'function') return raw.readBytes(limit);
     if (this.#native(limit)) return (raw as Request).arrayBuffer().then((b) => new Uint8Array(b));
@@ -142,7 +140,8 @@ export class RoveRequest {
 
   text(): Promise<string> {
     if (this.#text !== undefined) return this.#text;
-    if (this.#jsonNative) return (this.#text = this.#json!.then((v) => JSON.stringify(v)));
+    // Only the native JSON reader leaves json() set and text() unset: serialise the value again.
+    if (this.#json !== undefined) return (this.#text = this.#json.then((v) => JSON.stringify(v)));
     if (this.#bytes === undefined && this.#native(this.limit())) return (this.#text = (this.#raw as Request).text());
     return (this.#text = this.bytes().then((b) => decoder.decode(b)));
   }
@@ -155,7 +154,6 @@ export class RoveRequest {
    */
   json<T = unknown>(): Promise<T> {
     if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.limit())) {
-      this.#jsonNative = true;
       this.#json = (this.#raw as Request).json().catch((error) => {
         throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
       });
