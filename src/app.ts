@@ -209,16 +209,12 @@ export class App<E extends Env = Env> {
       return this.reject(new HttpError(414, 'URL too long'), request, path, query, env, ctx, light);
     }
     const method = request.method;
-    const match = router.match(method, path);
+    const match = router.match(method, path, this.settings.maxParamLength);
     if (match === null) return this.unmatched(request, method, path, query, env, ctx, light);
-    const params = match.params;
     if (match.malformed) return this.reject(new HttpError(400, 'Malformed percent-encoding in the path'), request, path, query, env, ctx, light);
-    const max = this.settings.maxParamLength;
-    for (const k in params) {
-      if (params[k].length > max) return this.reject(new HttpError(414, `Path parameter "${k}" is too long`), request, path, query, env, ctx, light);
-    }
+    if (match.tooLong !== undefined) return this.reject(new HttpError(414, `Path parameter "${match.tooLong}" is too long`), request, path, query, env, ctx, light);
     const route = match.value;
-    const c = new Context<E>(this.config, request, path, query, params, env, ctx, light);
+    const c = new Context<E>(this.config, request, path, query, match.params, env, ctx, light);
     // The only event work on the request path when nobody listens: this one check.
     if (this.events.observing) return observeRequest(this.events, request, c, route.pattern, () => this.respond(c, route.chain, route.onError));
     return this.respond(c, route.chain, route.onError);

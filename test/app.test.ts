@@ -149,6 +149,11 @@ describe('app > routing semantics', () => {
     expect((await app.fetch(req('/u/' + 'a'.repeat(1025)))).status).toBe(414);
     expect((await app.fetch(req('/u/a?' + 'q'.repeat(9000)))).status).toBe(414);
     expect((await app.fetch(req('/u/' + 'a'.repeat(1024)))).status).toBe(200);
+    // The limit applies to the decoded value: 1,024 escaped characters are 1,024 long.
+    expect((await app.fetch(req('/u/' + '%41'.repeat(1024)))).status).toBe(200);
+    const long = await app.fetch(req('/u/' + '%41'.repeat(1025)));
+    expect(long.status).toBe(414);
+    expect((await long.json()).detail).toBe('Path parameter "id" is too long');
   });
 
   it('custom notFound and onError', async () => {

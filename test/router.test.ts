@@ -138,6 +138,22 @@ describe('router', () => {
     );
   });
 
+  it('names the first param whose decoded value is over the limit, and only then', () => {
+    const r = table([['GET', '/a/:first/b/:second'], ['GET', '/w/*rest']]);
+    const segment = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(segment, segment, fc.integer({ min: 0, max: 40 }), (first, second, max) => {
+        const m = r.match('GET', `/a/${encodeURIComponent(first)}/b/${encodeURIComponent(second)}`, max);
+        const expected = first.length > max ? 'first' : second.length > max ? 'second' : undefined;
+        expect(m?.tooLong).toBe(expected);
+        expect(m?.params).toEqual({ first, second });
+      }),
+      { numRuns: 1000 },
+    );
+    expect(r.match('GET', '/w/abc/def', 6)?.tooLong).toBe('rest');
+    expect(r.match('GET', '/w/abc/def')?.tooLong).toBeUndefined();
+  });
+
   it('the most specific of random static/param tables wins regardless of registration order', () => {
     fc.assert(
       fc.property(fc.shuffledSubarray(['/s/:p', '/s/static', '/s/:n{[0-9]+}', '/s/*'], { minLength: 4, maxLength: 4 }), (order) => {
