@@ -20,6 +20,8 @@ export interface ExecutionContext {
 export interface ViewRenderer {
   render(name: string, data?: unknown): Promise<string>;
   stream(name: string, data?: unknown): ReadableStream<Uint8Array>;
+  /** Optional: the output at once when the view is already loaded, else undefined (then `render` loads it). */
+  renderReady?(name: string, data?: unknown): string | undefined;
   /** Optional: receives view events while the app has listeners for them. */
   observe?(sink: ((event: { kind: 'view:compiled' | 'view:rendered' | 'view:error'; metadata: any }) => void) | undefined): void;
 }
@@ -249,8 +251,11 @@ export class Context<E extends Env = Env, I = {}> {
     return this.#make(null, undefined, status, undefined);
   }
 
-  /** Render a view; `stream: true` answers with the output as a stream. */
-  async render(name: string, data?: unknown, options?: { status?: StatusCode; stream?: boolean; headers?: Record<string, string> }): Promise<Response> {
+  /**
+   * Render a view; `stream: true` answers with the output as a stream.
+   * A view already loaded answers at once, without a promise; `await` works on both.
+   */
+  render(name: string, data?: unknown, options?: { status?: StatusCode; stream?: boolean; headers?: Record<string, string> }): Response | Promise<Response> {
     const views = this.config.views;
     if (!views) throw new Error('c.render needs views: new App({ views: createViews(...) })');
     if (options?.stream) {
@@ -259,7 +264,9 @@ export class Context<E extends Env = Env, I = {}> {
         headers: toHeadersInit(this.#merge(HTML_TYPE, options.headers)),
       }));
     }
-    return this.html(await views.render(name, data), options?.status, options?.headers);
+    const now = views.renderReady?.(name, data);
+    if (now !== undefined) return this.html(now, options?.status, options?.headers);
+    return views.render(name, data).then((html) => this.html(html, options?.status, options?.headers));
   }
 
   /** Throw to answer 404 through the app's not-found handler. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { z } from 'zod';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
+import { createViews } from '../src/views/index.ts';
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);
 
@@ -304,6 +305,36 @@ describe('context', () => {
     const b = await app.fetch(req('/own'));
     expect(b.headers.get('x-a')).toBe('1');
     expect(b.headers.get('content-type')).toBe('text/own');
+  });
+
+  it('render answers without a promise once the view is loaded, and through one before', async () => {
+    const files: Record<string, string> = { 'page.dve': 'Hi {{ name }}', 'other.dve': 'Yo {{ name }}' };
+    const reader = { read: async (name: string) => files[name] };
+    const memory = createViews({ templates: { 'page.dve': 'Hi {{ name }}' } });
+    const onDisk = createViews({ reader });
+    const seen: unknown[] = [];
+    const app = new App({ views: onDisk })
+      .get('/disk', (c) => {
+        const r = c.render('page', { name: 'Ada' }, { status: 201, headers: { 'x-view': '1' } });
+        seen.push(r instanceof Promise);
+        return r;
+      })
+      .get('/bad', (c) => c.render('other', { get name() { throw new Error('boom'); } }));
+    for (let i = 0; i < 2; i++) {
+      const res = await app.fetch(req('/disk'));
+      expect(res.status).toBe(201);
+      expect(res.headers.get('x-view')).toBe('1');
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toBe('Hi Ada');
+    }
+    expect(seen).toEqual([true, false]);
+    // A value that throws fails the render the same way loaded or not: through onError, as a 500.
+    expect((await app.fetch(req('/bad'))).status).toBe(500);
+    expect((await app.fetch(req('/bad'))).status).toBe(500);
+    const inMemory = new App({ views: memory }).get('/', (c) => c.render('page', { name: 'Bo' }));
+    expect(await (await inMemory.fetch(req('/'))).text()).toBe('Hi Bo');
+    expect(memory.renderReady('page', { name: 'Cy' })).toBe('Hi Cy');
+    expect(onDisk.renderReady('missing')).toBeUndefined();
   });
 
   it('redirect accepts same-origin paths and http(s) URLs only', async () => {

@@ -54,6 +54,8 @@ export interface Views extends ViewRenderer {
    * preload() (and never in dev mode).
    */
   renderSync(name: string, data?: unknown): string;
+  /** The output at once when the view is already loaded (as after its first render), else undefined. */
+  renderReady(name: string, data?: unknown): string | undefined;
   /** Loads and compiles views ahead of the first request (all known views when no names are given); reports the first error. */
   preload(names?: string[]): Promise<void>;
   /** Forgets every compiled view (the next render loads them again). */
@@ -136,6 +138,11 @@ export class ViewEngine implements Views {
       }
     }
     return this.load(name).then((entry) => this.run(entry, data, false));
+  }
+
+  renderReady(name: string, data?: unknown): string | undefined {
+    const e = this.ready.get(name);
+    return e === undefined ? undefined : this.run(e, data, false);
   }
 
   renderSync(name: string, data?: unknown): string {
