@@ -129,13 +129,11 @@ export class ViewEngine implements Views {
 
 
   render(name: string, data?: unknown): Promise<string> {
-    const e = this.ready.get(name);
-    if (e !== undefined) {
-      try {
-        return Promise.resolve(this.run(e, data, false));
-      } catch (err) {
-        return Promise.reject(err);
-      }
+    try {
+      const now = this.renderReady(name, data);
+      if (now !== undefined) return Promise.resolve(now);
+    } catch (err) {
+      return Promise.reject(err);
     }
     return this.load(name).then((entry) => this.run(entry, data, false));
   }
