@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FrameworkId } from './lib/config.ts'
-import { send } from './lib/http.ts'
+import { firstAnswer } from './lib/http.ts'
 import { runLoad } from './lib/load.ts'
 import { freePort, startChild, stopChild } from './lib/proc.ts'
 import { SCENARIOS } from './lib/scenarios.ts'
@@ -67,7 +67,7 @@ export async function scanDeopts(o: DeoptScanOptions): Promise<DeoptScan> {
   child.proc.stdout!.setEncoding('utf8').on('data', (s: string) => counter.push(s))
   let requests = 0
   try {
-    await waitReady(port, child)
+    await firstAnswer(port, SCENARIOS.find((s) => s.id === 'test')!.request, child, 10_000, 50)
     const scenarios = SCENARIOS.filter((s) => s.variant === 'default' && s.frameworks.includes(o.framework))
     for (const s of [...scenarios, ...[...scenarios].reverse()]) {
       o.onScenario?.(s.id)
@@ -79,20 +79,6 @@ export async function scanDeopts(o: DeoptScanOptions): Promise<DeoptScan> {
     rmSync(workDir, { recursive: true, force: true })
   }
   return { counts: counter.counts, requests }
-}
-
-async function waitReady(port: number, child: { exited: boolean; output(): string }): Promise<void> {
-  const probe = SCENARIOS.find((s) => s.id === 'test')!.request
-  for (let i = 0; i < 200; i++) {
-    if (child.exited) throw new Error(`the target exited: ${child.output()}`)
-    try {
-      await send(port, probe, 2000)
-      return
-    } catch {
-      await new Promise((ok) => setTimeout(ok, 50))
-    }
-  }
-  throw new Error('the target did not answer within 10 s')
 }
 
 /** Functions deoptimised more often than a warm-up explains. */

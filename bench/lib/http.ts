@@ -1,5 +1,6 @@
 // One-off requests for readiness probes and correctness checks (not load).
 import { request } from 'node:http'
+import type { Child } from './proc.ts'
 import type { RequestSpec } from './scenarios.ts'
 
 export interface ProbeResponse {
@@ -25,4 +26,21 @@ export function send(port: number, spec: RequestSpec, timeoutMs = 5000): Promise
     req.on('error', fail)
     req.end(spec.body)
   })
+}
+
+/**
+ * Polls a just-started server until it answers `probe` (any answer counts).
+ * Throws, with the server's last output, when it exits first or stays silent past `timeoutMs`.
+ */
+export async function firstAnswer(port: number, probe: RequestSpec, child: Child, timeoutMs: number, pollMs: number): Promise<ProbeResponse> {
+  const t0 = performance.now()
+  for (;;) {
+    if (child.exited) throw new Error(`exited (${child.exitSignal ?? `code ${child.exitCode}`}) before answering: ${child.output() || '(no output)'}`)
+    if (performance.now() - t0 > timeoutMs) throw new Error(`no HTTP answer within ${timeoutMs / 1000} s: ${child.output() || '(no output)'}`)
+    try {
+      return await send(port, probe, 2000)
+    } catch {
+      await new Promise((ok) => setTimeout(ok, pollMs))
+    }
+  }
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config, FrameworkId, RuntimeId } from './config.ts'
-import { send } from './http.ts'
+import { firstAnswer, send } from './http.ts'
 import { knownLimit } from './known-limits.ts'
 import { runLoad, type LoadResult } from './load.ts'
 import {
@@ -220,23 +220,12 @@ export class Runner {
     const t0 = performance.now()
     const child = startChild(launch.bin, launch.args, launch.env)
     t.child = child
-    for (;;) {
-      if (child.exited) {
-        t.startError = `exited (${child.exitSignal ?? `code ${child.exitCode}`}) before answering: ${child.output() || '(no output)'}`
-        return
-      }
-      if (performance.now() - t0 > READY_TIMEOUT_MS) {
-        t.startError = `no HTTP answer within ${READY_TIMEOUT_MS / 1000} s: ${child.output() || '(no output)'}`
-        await stopChild(child)
-        return
-      }
-      try {
-        const res = await send(t.port, PROBE.request, 2000)
-        if (checkResponse(PROBE.expect, res) === null) t.coldStartMs = performance.now() - t0
-        return
-      } catch {
-        await sleep(READY_POLL_MS)
-      }
+    try {
+      const res = await firstAnswer(t.port, PROBE.request, child, READY_TIMEOUT_MS, READY_POLL_MS)
+      if (checkResponse(PROBE.expect, res) === null) t.coldStartMs = performance.now() - t0
+    } catch (err) {
+      t.startError = (err as Error).message
+      await stopChild(child)
     }
   }
 
