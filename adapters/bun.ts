@@ -1,7 +1,9 @@
 import type { App } from '../src/app.ts';
-import type { ExecutionContext } from '../src/context.ts';
+import { internalError } from '../src/errors.ts';
 import { watchProcessErrors } from './global-errors.ts';
-import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { checkRequest } from './request-check.ts';
+import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { startServer } from './server.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Bun APIs used here, declared so the file type-checks without bun-types.
@@ -12,56 +14,72 @@ interface BunServer {
   requestIP(request: Request): { address: string } | null;
 }
 declare const Bun: {
-  serve(options: { port?: number; hostname?: string; fetch: (request: Request) => Response | Promise<Response> }): BunServer;
+  serve(options: {
+    port?: number;
+    hostname?: string;
+    idleTimeout?: number;
+    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
+    error: (error: unknown) => Response | Promise<Response>;
+  }): BunServer;
   env: Record<string, string | undefined>;
 };
 declare const process: {
-  once(signal: string, handler: () => void): void;
   on(event: string, handler: (error: unknown) => void): void;
-  off(signal: string, handler: (error: unknown) => void): void;
+  off(event: string, handler: (error: unknown) => void): void;
   exit(code?: number): never;
 };
 
-/** Serve an app on Bun.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM, letting in-flight requests finish. */
+/** Bun's idleTimeout is in whole seconds, at most 255 (0: off). */
+const MAX_IDLE_SECONDS = 255;
+
+/**
+ * Serve an app on Bun.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM,
+ * letting in-flight requests finish for up to `shutdownTimeoutMs`.
+ * `idleTimeoutMs` becomes Bun's idleTimeout; Bun cuts a client whose headers are
+ * incomplete after about 10 s by itself, and has no whole-request timeout (see the README).
+ *
+ * @example
+ * const server = serve(app, { port: 8000, idleTimeoutMs: 30_000 });
+ * console.log(server.url);
+ */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const env = options.env ?? Bun.env;
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
-  const grace = options.shutdownTimeoutMs ?? 10_000;
   app.settings.workers?.start(webWorkers('bun'));
-  const server = Bun.serve({
-    port: options.port ?? 8000,
-    hostname: options.hostname ?? '0.0.0.0',
-    fetch: (request) => app.fetch(request, env, ctx),
+  // `info` is the Bun server: its requestIP knows the socket of the original Request.
+  app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address });
+  const idle = options.idleTimeoutMs;
+  let server: BunServer | undefined;
+  return startServer(app, options, pending, {
+    runtime: 'bun',
+    listen() {
+      server = Bun.serve({
+        port: options.port ?? 8000,
+        hostname: options.hostname ?? '0.0.0.0',
+        ...(idle === undefined ? {} : { idleTimeout: Math.min(MAX_IDLE_SECONDS, Math.ceil(idle / 1000)) }),
+        // Bun relativises request.url when the Host is missing or odd: refuse those first.
+        fetch: (request, bun) => checkRequest(request, true) ?? app.handle(request, env, ctx, bun),
+        // Never Bun's development error page (50 KB of source and paths when NODE_ENV is unset).
+        error: () => internalError(),
+      });
+      return { port: server.port, hostname: server.hostname };
+    },
+    stop: async () => {
+      await server?.stop(false);
+    },
+    cut: async () => {
+      await server?.stop(true);
+    },
+    onSignal(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+    exit: (code) => process.exit(code),
+    watchErrors: (target) => watchProcessErrors(target, 'bun', process),
   });
-  let resolveFinished!: () => void;
-  const finished = new Promise<void>((r) => (resolveFinished = r));
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      app.events.emit('server:shutdown', { runtime: 'bun' }, ctx);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, grace)));
-      await Promise.race([server.stop(false).then(() => Promise.allSettled([...pending])), timeout]);
-      clearTimeout(timer);
-      await server.stop(true);
-      await app.shutdown();
-      unwatch();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveFinished();
-    })());
-  const onSignal = () => {
-    close().then(() => process.exit(0));
-  };
-  if (options.handleSignals !== false) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  }
-  options.signal?.addEventListener('abort', () => void close(), { once: true });
-  const unwatch = watchProcessErrors(app, 'bun', process);
-  app.events.clientAddress ??= (request) => server.requestIP(request as Request)?.address;
-  (options.onListen ?? listenMessage)({ port: server.port, hostname: server.hostname });
-  app.events.emit('server:listening', { runtime: 'bun', hostname: server.hostname, port: server.port, url: listenUrl(server.hostname, server.port) });
-  return { port: server.port, hostname: server.hostname, close, finished };
 }

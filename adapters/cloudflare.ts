@@ -1,23 +1,41 @@
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
+import { internalError } from '../src/errors.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 
 const watched = new WeakSet<App<any>>();
 
+/** Workers name the client in a header set by Cloudflare's edge; nothing else here can be trusted for it. */
+function workerAddress(request: { headers: Headers }): string | undefined {
+  return request.headers.get('cf-connecting-ip') ?? undefined;
+}
+
 /**
  * The Workers module shape: `export default toWorker(app)`. Bindings arrive as
- * `c.env` and the execution context as `c.executionCtx` (`waitUntil`).
- * Unhandled rejections in the isolate reach `app.on` as `process:error`.
- * `export default app` and `export default { fetch: app.fetch }` work the same, without that.
+ * `c.env`, the execution context as `c.executionCtx` (`waitUntil`), and
+ * `cf-connecting-ip` as `c.req.ip`. Unhandled rejections in the isolate reach
+ * `app.on` as `process:error`. Anything that escapes answers Rove's 500, never the runtime's.
+ *
+ * @example
+ * // worker.ts (wrangler.toml: main = "worker.ts")
+ * export default toWorker(app);
  */
 export function toWorker<Bindings = Record<string, unknown>>(app: App<any>): {
   fetch(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response>;
 } {
-  // Workers name the client in a header; nothing else here can be trusted for it.
-  app.events.clientAddress ??= (request) => request.headers.get('cf-connecting-ip') ?? undefined;
   if (!watched.has(app)) {
     watched.add(app);
+    app.bind({ runtime: 'workerd', address: workerAddress });
     watchGlobalErrors(app, 'workerd');
   }
-  return { fetch: (request, env, ctx) => app.fetch(request, env, ctx) };
+  return {
+    fetch(request, env, ctx) {
+      try {
+        const out = app.handle(request, env, ctx);
+        return out instanceof Promise ? out.catch(() => internalError()) : out;
+      } catch {
+        return internalError();
+      }
+    },
+  };
 }

@@ -1,26 +1,39 @@
 import type { App } from '../src/app.ts';
-import { denoEnv } from './deno.ts';
+import { internalError } from '../src/errors.ts';
+import { denoAddress, denoEnv, type DenoServeInfo } from './deno.ts';
 import { watchGlobalErrors } from './global-errors.ts';
+import { checkRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
 
 /**
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.
- * Handlers get the environment as `c.env` (`export default { fetch: app.fetch }` works too, without it).
+ * Handlers get the environment as `c.env` and the client address as `c.req.ip`;
+ * a bad Host or `OPTIONS *` answers 400 before the app runs.
  * `server:listening` and `process:error` reach `app.on` as under `serve()`.
+ *
+ * @example
+ * // main.ts, run with: deno serve --allow-env main.ts
+ * export default toDeploy(app);
  */
 export function toDeploy(
   app: App<any>,
   options: { env?: Record<string, unknown>; onListen?: (address: { port: number; hostname: string }) => void } = {},
 ): {
-  fetch(request: Request): Response | Promise<Response>;
+  fetch(request: Request, info?: DenoServeInfo): Response | Promise<Response>;
   onListen(address: { port?: number; hostname?: string }): void;
 } {
   let env = options.env;
   const ctx = backgroundContext(new Set());
+  app.bind({ runtime: 'deno-deploy', address: denoAddress });
   watchGlobalErrors(app, 'deno-deploy');
   return {
-    fetch(request: Request) {
-      return app.fetch(request, (env ??= denoEnv()), ctx);
+    fetch(request, info) {
+      // `deno serve` takes no onError from the module: anything thrown would get Deno's own 500.
+      try {
+        return checkRequest(request, false) ?? app.handle(request, (env ??= denoEnv()), ctx, info);
+      } catch {
+        return internalError();
+      }
     },
     // deno serve calls it in place of its own "Listening on" line.
     onListen({ port = 0, hostname = '' }) {

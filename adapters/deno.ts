@@ -1,28 +1,36 @@
 import type { App } from '../src/app.ts';
-import type { ExecutionContext } from '../src/context.ts';
+import { internalError } from '../src/errors.ts';
 import { watchGlobalErrors } from './global-errors.ts';
-import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { checkRequest } from './request-check.ts';
+import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { startServer, type Address } from './server.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
 interface DenoServer {
   finished: Promise<void>;
   shutdown(): Promise<void>;
-  addr: { port: number; hostname: string };
+}
+/** The second argument of Deno.serve's handler (and of `deno serve`'s fetch). */
+export interface DenoServeInfo {
+  remoteAddr?: { transport?: string; hostname?: string; port?: number };
 }
 declare const Deno: {
   serve(
-    options: { port?: number; hostname?: string; signal?: AbortSignal; onListen?: (addr: { port: number; hostname: string }) => void },
-    handler: (request: Request, info: unknown) => Response | Promise<Response>,
+    options: {
+      port?: number;
+      hostname?: string;
+      signal?: AbortSignal;
+      onListen?: (addr: Address) => void;
+      onError?: (error: unknown) => Response | Promise<Response>;
+    },
+    handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
   ): DenoServer;
   env: { toObject(): Record<string, string> };
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   removeSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   exit(code?: number): never;
 };
-
-const INFO = Symbol('rove.serveInfo');
-type DenoServeInfo = { remoteAddr?: { hostname?: string } };
 
 /** The process environment, or nothing when `--allow-env` was not given. */
 export function denoEnv(): Record<string, string> {
@@ -33,61 +41,66 @@ export function denoEnv(): Record<string, string> {
   }
 }
 
-/** Serve an app on Deno.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM, letting in-flight requests finish. */
+/** The peer of a Deno.serve request: `info` is the handler's second argument. */
+export function denoAddress(_request: unknown, info: unknown): string | undefined {
+  return (info as DenoServeInfo | undefined)?.remoteAddr?.hostname;
+}
+
+/**
+ * Serve an app on Deno.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM,
+ * letting in-flight requests finish for up to `shutdownTimeoutMs`.
+ * Deno.serve has no header, request or idle timeout to set: see the README.
+ *
+ * @example
+ * const server = serve(app, { port: 8000 });
+ * await server.ready;
+ */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const env = options.env ?? denoEnv();
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
-  const grace = options.shutdownTimeoutMs ?? 10_000;
-  const handle = {
-    port: options.port ?? 8000,
-    hostname: options.hostname ?? '0.0.0.0',
-    close: () => close(),
-    finished: undefined as unknown as Promise<void>,
-  };
   app.settings.workers?.start(webWorkers('deno'));
-  // The client address comes with each request's info: keep it on the request only while someone
-  // listens (a symbol property costs far less than a WeakMap entry per request).
-  app.events.clientAddress ??= (request) => (request as { [INFO]?: DenoServeInfo })[INFO]?.remoteAddr?.hostname;
-  const server = Deno.serve(
-    {
-      port: handle.port,
-      hostname: handle.hostname,
-      onListen: (addr) => {
-        handle.port = addr.port;
-        (options.onListen ?? listenMessage)({ port: addr.port, hostname: addr.hostname });
-        app.events.emit('server:listening', { runtime: 'deno', hostname: addr.hostname, port: addr.port, url: listenUrl(addr.hostname, addr.port) });
-      },
+  app.bind({ runtime: 'deno', address: denoAddress });
+  // Aborting Deno.serve's signal closes every connection at once; shutdown() is the graceful stop.
+  const abort = new AbortController();
+  let server: DenoServer | undefined;
+  let listened!: (address: Address) => void;
+  const listening = new Promise<Address>((resolve) => (listened = resolve));
+  return startServer(app, options, pending, {
+    runtime: 'deno',
+    listen() {
+      server = Deno.serve(
+        {
+          port: options.port ?? 8000,
+          hostname: options.hostname ?? '0.0.0.0',
+          signal: abort.signal,
+          onListen: listened,
+          // Anything that escapes (the app never throws; a runtime failure might): Rove's 500, not Deno's.
+          onError: () => internalError(),
+        },
+        (request, info) => checkRequest(request, false) ?? app.handle(request, env, ctx, info),
+      );
+      return listening;
     },
-    (request, info) => {
-      if (app.events.observing) (request as { [INFO]?: DenoServeInfo })[INFO] = info as DenoServeInfo;
-      return app.fetch(request, env, ctx);
+    stop: async () => {
+      await server?.shutdown();
     },
-  );
-  handle.finished = server.finished;
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      app.events.emit('server:shutdown', { runtime: 'deno' }, ctx);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, grace)));
-      await Promise.race([server.shutdown().then(() => Promise.allSettled([...pending])), timeout]);
-      clearTimeout(timer);
-      await app.shutdown();
-      unwatch();
-      if (options.handleSignals !== false) {
-        Deno.removeSignalListener('SIGINT', onSignal);
-        Deno.removeSignalListener('SIGTERM', onSignal);
-      }
-    })());
-  const onSignal = () => {
-    close().then(() => Deno.exit(0));
-  };
-  if (options.handleSignals !== false) {
-    Deno.addSignalListener('SIGINT', onSignal);
-    Deno.addSignalListener('SIGTERM', onSignal);
-  }
-  options.signal?.addEventListener('abort', () => void close(), { once: true });
-  const unwatch = watchGlobalErrors(app, 'deno');
-  return handle;
+    cut() {
+      abort.abort();
+    },
+    onSignal(handler) {
+      const signals = ['SIGINT', 'SIGTERM'] as const;
+      const added = signals.filter((s) => {
+        try {
+          Deno.addSignalListener(s, handler);
+          return true;
+        } catch {
+          return false; // SIGTERM is not supported on Windows
+        }
+      });
+      return () => added.forEach((s) => Deno.removeSignalListener(s, handler));
+    },
+    exit: (code) => Deno.exit(code),
+    watchErrors: (target) => watchGlobalErrors(target, 'deno'),
+  });
 }

@@ -1,183 +1,87 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../src/app.ts';
-import type { ExecutionContext } from '../src/context.ts';
-import type { RequestLike } from '../src/request.ts';
-import { LightResponse } from '../src/response.ts';
-import { readBody, tooLarge } from '../src/body.ts';
-import { HttpError } from '../src/errors.ts';
+import { internalError } from '../src/errors.ts';
 import { watchProcessErrors } from './global-errors.ts';
-import { backgroundContext, listenMessage, listenUrl, type ServeOptions, type ServeHandle } from './serve-options.ts';
+import { NodeRequest, targetAuthority } from './node-request.ts';
+import { check, headerObject, NodeResponse, respond } from './node-response.ts';
+import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
+import { backgroundContext, timeouts, type ServeHandle, type ServeOptions } from './serve-options.ts';
+import { startServer, type ServerDriver } from './server.ts';
 import { nodeWorkers } from './workers/node.ts';
 
-const NO_BODY = new Set(['GET', 'HEAD']);
+export { NodeResponse } from './node-response.ts';
 
 /**
- * A Request-shaped view of an IncomingMessage. Nothing is built until read:
- * the URL string, the Headers object, the body stream and the abort signal.
+ * The node:http request listener for an app, for use with your own server.
+ * `serve()` uses it; it refuses a bad Host or `OPTIONS *` with a 400 before the app runs.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * createServer(toNodeListener(app)).listen(8000);
  */
-class NodeRequest implements RequestLike {
-  #url: string | undefined;
-  #headers: Headers | undefined;
-  #body: ReadableStream<Uint8Array> | null | undefined;
-  #abort: AbortController | undefined;
-
-  constructor(
-    private readonly incoming: IncomingMessage,
-    private readonly outgoing: ServerResponse,
-  ) {}
-
-  get method(): string {
-    return this.incoming.method ?? 'GET';
-  }
-
-  /** The client's address, read only by request events. */
-  get remoteAddress(): string | undefined {
-    return this.incoming.socket?.remoteAddress;
-  }
-
-  get url(): string {
-    return (this.#url ??= fullUrl(this.incoming));
-  }
-
-  get headers(): Headers {
-    if (this.#headers) return this.#headers;
-    const raw = this.incoming.rawHeaders;
-    const h = new Headers();
-    for (let i = 0; i < raw.length; i += 2) {
-      try {
-        h.append(raw[i], raw[i + 1]);
-      } catch {
-        // node:http already rejects invalid header bytes; skip anything Headers still refuses
-      }
-    }
-    return (this.#headers = h);
-  }
-
-  get body(): ReadableStream<Uint8Array> | null {
-    if (this.#body !== undefined) return this.#body;
-    return (this.#body = NO_BODY.has(this.method) ? null : bodyStream(this.incoming));
-  }
-
-  get signal(): AbortSignal {
-    if (this.#abort) return this.#abort.signal;
-    const controller = (this.#abort = new AbortController());
-    if (this.outgoing.writableFinished) return controller.signal;
-    this.outgoing.once('close', () => {
-      if (!this.outgoing.writableFinished) controller.abort(new Error('The client went away'));
-    });
-    return controller.signal;
-  }
-
-  /** The whole body from 'data' events, counted against the limit; no web stream in between. */
-  readBytes(limit: number): Promise<Uint8Array> {
-    if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit);
-    this.#body = null; // consumed: a later .body read sees no stream
-    return readIncoming(this.incoming, limit);
-  }
-
-  toRequest(): Request {
-    const body = this.body;
-    return new Request(this.url, {
-      method: this.method,
-      headers: this.headers,
-      body,
-      signal: this.signal,
-      ...(body ? { duplex: 'half' } : {}),
-    } as RequestInit);
-  }
-}
-
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = incoming.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    incoming.resume(); // drain into nothing; the 413 closes the connection
-    return Promise.reject(tooLarge(limit));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > limit) {
-        incoming.off('data', onData);
-        incoming.resume();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    incoming.on('data', onData);
-    incoming.once('end', () => {
-      const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      resolve(new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
-    });
-    incoming.once('error', reject);
-    incoming.once('close', () => {
-      if (!incoming.complete) reject(new HttpError(400, 'The request body ended early'));
-    });
+export function toNodeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>()) {
+  const ctx = backgroundContext(pending);
+  app.settings.workers?.start(nodeWorkers);
+  app.bind({
+    runtime: 'node',
+    // `info` is the IncomingMessage (see below): its socket is the peer.
+    address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
+    respond,
+    check,
   });
-}
-
-function fullUrl(incoming: IncomingMessage): string {
-  const target = incoming.url ?? '/';
-  if (target.startsWith('/')) {
+  return (incoming: IncomingMessage, res: ServerResponse): void => {
     const host = incoming.headers.host;
-    // A Host with path or userinfo characters must not shift where the path starts.
-    const safe = host && !/[/?#@\s\\]/.test(host) ? host : 'localhost';
-    const proto = (incoming.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    return `${proto}://${safe}${target}`;
+    if (host !== undefined && invalidHost(host)) return refuse(res, BAD_HOST);
+    const target = incoming.url ?? '';
+    if (target.charCodeAt(0) !== 0x2f) {
+      const authority = targetAuthority(target);
+      if (authority === null || invalidHost(authority)) return refuse(res, target === '*' ? ASTERISK : BAD_TARGET);
+    }
+    let out: Response | Promise<Response>;
+    try {
+      out = app.handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
+    } catch {
+      return fail(res); // App.handle never throws; this is for a broken app object
+    }
+    if (out instanceof Promise) {
+      out.then(
+        (r) => send(r, res, incoming.method === 'HEAD'),
+        () => fail(res),
+      );
+      return;
+    }
+    send(out, res, incoming.method === 'HEAD');
+  };
+}
+
+function send(result: Response, res: ServerResponse, head: boolean): void {
+  try {
+    const writing = write(result, res, head);
+    if (writing) writing.catch(() => fail(res));
+  } catch {
+    fail(res);
   }
-  if (/^https?:\/\/[^/?#]+/i.test(target)) return target.includes('/', target.indexOf('//') + 2) ? target : target + '/';
-  return 'http://localhost/'; // "*" (OPTIONS *) or anything else that is not a path
 }
 
-/** The request body as a ReadableStream that pauses the socket when nobody reads. */
-function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        incoming.on('data', (chunk: Buffer) => {
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
-        });
-        incoming.once('end', () => {
-          try {
-            controller.close();
-          } catch {
-            // already cancelled
-          }
-        });
-        incoming.once('error', (err) => {
-          try {
-            controller.error(err);
-          } catch {
-            // already cancelled
-          }
-        });
-        incoming.pause();
-      },
-      pull() {
-        incoming.resume();
-      },
-      cancel() {
-        // Stop keeping the data: let the socket drain into nothing until the response closes it.
-        incoming.removeAllListeners('data');
-        incoming.resume();
-      },
-    },
-    { highWaterMark: 65536, size: (chunk) => chunk.byteLength },
-  );
-}
-
-function headerObject(headers: Headers): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  headers.forEach((value, key) => {
-    if (key !== 'set-cookie') out[key] = value;
-  });
-  const cookies = headers.getSetCookie();
-  if (cookies.length > 0) out['set-cookie'] = cookies;
-  return out;
+/** One writeHead + end for a light response; the general path for any other Response. */
+function write(result: Response, res: ServerResponse, head: boolean): void | Promise<void> {
+  if (result instanceof NodeResponse) {
+    if (result.writeTo(res)) return;
+    result = result.toResponse();
+  }
+  res.writeHead(result.status, headerObject(result.headers));
+  const body = result.body;
+  if (body === null) {
+    res.end();
+    return;
+  }
+  if (head) {
+    body.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  return pipeBody(body, res);
 }
 
 async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
@@ -213,110 +117,85 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   }
 }
 
-function write(result: Response | LightResponse, res: ServerResponse): void | Promise<void> {
-  if (result instanceof LightResponse) {
-    const touched = result.touchedHeaders;
-    const headers = touched ? headerObject(touched) : result.record;
-    const payload = result.payload;
-    if (payload === null) {
-      res.writeHead(result.status, headers);
-      res.end();
-      return;
-    }
-    headers['content-length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
-    res.writeHead(result.status, headers);
-    res.end(payload);
-    return;
-  }
-  res.writeHead(result.status, headerObject(result.headers));
-  if (result.body === null) {
-    res.end();
-    return;
-  }
-  return pipeBody(result.body, res);
-}
-
-function fail(res: ServerResponse, error: unknown): void {
+/** Something failed outside the app: the same problem+json 500 as everywhere, never a runtime page. */
+function fail(res: ServerResponse): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  void error;
-  res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end('Internal Server Error');
+  const answer = internalError();
+  answer.text().then(
+    (body) => {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(answer.status, { ...headerObject(answer.headers), 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    },
+    () => res.destroy(),
+  );
 }
 
-/** The node:http request listener for an app, for use with your own server. */
-export function toNodeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>()) {
-  const ctx = backgroundContext(pending);
-  app.settings.workers?.start(nodeWorkers);
-  app.events.clientAddress ??= (request) => (request as NodeRequest).remoteAddress;
-  return (incoming: IncomingMessage, res: ServerResponse): void => {
-    let out: ReturnType<App['handle']>;
-    try {
-      out = app.handle(new NodeRequest(incoming, res), env, ctx, true);
-    } catch (error) {
-      fail(res, error);
-      return;
-    }
-    if (out instanceof Promise) {
-      out.then((r) => write(r, res)).catch((error) => fail(res, error));
-      return;
-    }
-    try {
-      const w = write(out, res);
-      if (w) w.catch((error) => fail(res, error));
-    } catch (error) {
-      fail(res, error);
-    }
-  };
+function refuse(res: ServerResponse, detail: string): void {
+  const r = refusal(detail);
+  res.writeHead(r.status, { ...r.headers, connection: 'close' });
+  res.end(r.body);
 }
 
-/** Serve an app on node:http. Stops on `signal`, `close()`, SIGINT or SIGTERM, letting in-flight requests finish. */
+/**
+ * Serve an app on node:http. Stops on `signal`, `close()`, SIGINT or SIGTERM,
+ * letting in-flight requests finish for up to `shutdownTimeoutMs`.
+ *
+ * @example
+ * const server = serve(app, { port: 8000, headersTimeoutMs: 10_000 });
+ * await server.ready;
+ * console.log(server.url);
+ */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & { server: Server } {
   const pending = new Set<Promise<unknown>>();
-  const server = createServer(toNodeListener(app, options.env ?? process.env, pending));
-  const grace = options.shutdownTimeoutMs ?? 10_000;
-  let resolveFinished!: () => void;
-  const finished = new Promise<void>((r) => (resolveFinished = r));
-  let closing: Promise<void> | undefined;
-
-  const close = (): Promise<void> =>
-    (closing ??= new Promise<void>((resolve) => {
-      // Listeners' async work joins `pending`, which shutdown waits for.
-      app.events.emit('server:shutdown', { runtime: 'node' }, backgroundContext(pending));
-      const timer = setTimeout(() => server.closeAllConnections(), grace);
-      timer.unref();
-      // Keep-alive sockets become idle as their last response ends: close them as they do.
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      server.close(() => {
-        clearTimeout(timer);
-        clearInterval(sweep);
-        Promise.allSettled([...pending]).then(() => resolve());
-      });
-      server.closeIdleConnections();
-    }).then(() => app.shutdown()).then(() => {
-      unwatch();
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveFinished();
-    }));
-
-  const onSignal = () => {
-    close().then(() => process.exit(0));
+  const t = timeouts(options);
+  const shortest = Math.min(t.headers || Infinity, t.request || Infinity);
+  const server = createServer(
+    {
+      headersTimeout: t.headers,
+      requestTimeout: t.request,
+      // Node checks those two only this often (default 30 s): check often enough to cut near the limit.
+      connectionsCheckingInterval: shortest === Infinity ? 30_000 : Math.max(50, Math.min(30_000, Math.floor(shortest / 10))),
+    },
+    toNodeListener(app, options.env ?? process.env, pending),
+  );
+  if (t.idle !== undefined) server.keepAliveTimeout = t.idle;
+  let sweep: ReturnType<typeof setInterval> | undefined;
+  const driver: ServerDriver = {
+    runtime: 'node',
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 8000, options.hostname ?? '0.0.0.0', () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          resolve({ port: address.port, hostname: options.hostname ?? address.address });
+        });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
+        // Keep-alive sockets become idle as their last response ends: close them as they do.
+        server.closeIdleConnections();
+        sweep = setInterval(() => server.closeIdleConnections(), 50);
+      }),
+    cut: () => server.closeAllConnections(),
+    onSignal(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+    exit: (code) => process.exit(code),
+    watchErrors: (target) => watchProcessErrors(target, 'node', process),
   };
-  if (options.handleSignals !== false) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  }
-  options.signal?.addEventListener('abort', () => void close(), { once: true });
-  const unwatch = watchProcessErrors(app, 'node', process);
-
-  const handle = { server, port: 0, hostname: options.hostname ?? '0.0.0.0', close, finished };
-  server.listen(options.port ?? 8000, handle.hostname, () => {
-    handle.port = (server.address() as AddressInfo).port;
-    (options.onListen ?? listenMessage)({ port: handle.port, hostname: handle.hostname });
-    app.events.emit('server:listening', { runtime: 'node', hostname: handle.hostname, port: handle.port, url: listenUrl(handle.hostname, handle.port) });
-  });
-  return handle;
+  return Object.assign(startServer(app, options, pending, driver), { server });
 }

@@ -1,0 +1,173 @@
+// The Node adapter's lazy request: what the core reads from an IncomingMessage,
+// built only when read.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestLike } from '../src/request.ts';
+import { readBody, tooLarge } from '../src/body.ts';
+import { HttpError } from '../src/errors.ts';
+
+const NO_BODY = new Set(['GET', 'HEAD']);
+
+/**
+ * A Request-shaped view of an IncomingMessage. Nothing is built until read:
+ * the URL string, the Headers object, the body stream and the abort signal.
+ * `url` is `scheme://host + target`: the listener has already refused a Host
+ * that could move where the path starts.
+ */
+export class NodeRequest implements RequestLike {
+  #url: string | undefined;
+  #headers: Headers | undefined;
+  #body: ReadableStream<Uint8Array> | null | undefined;
+  #abort: AbortController | undefined;
+
+  constructor(
+    readonly incoming: IncomingMessage,
+    private readonly outgoing: ServerResponse,
+    /** The Host header, already checked (undefined for HTTP/1.0 without one). */
+    private readonly host: string | undefined,
+  ) {}
+
+  get method(): string {
+    return this.incoming.method ?? 'GET';
+  }
+
+  get url(): string {
+    if (this.#url !== undefined) return this.#url;
+    const target = this.incoming.url ?? '/';
+    if (target.charCodeAt(0) !== 0x2f) return (this.#url = absoluteTarget(target)); // checked by the listener
+    const proto = (this.incoming.socket as { encrypted?: boolean }).encrypted ? 'https://' : 'http://';
+    return (this.#url = proto + (this.host ?? 'localhost') + target);
+  }
+
+  get headers(): Headers {
+    if (this.#headers) return this.#headers;
+    const raw = this.incoming.rawHeaders;
+    const h = new Headers();
+    for (let i = 0; i < raw.length; i += 2) {
+      try {
+        h.append(raw[i], raw[i + 1]);
+      } catch {
+        // node:http already rejects invalid header bytes; skip anything Headers still refuses
+      }
+    }
+    return (this.#headers = h);
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body !== undefined) return this.#body;
+    return (this.#body = NO_BODY.has(this.method) ? null : bodyStream(this.incoming));
+  }
+
+  get signal(): AbortSignal {
+    if (this.#abort) return this.#abort.signal;
+    const controller = (this.#abort = new AbortController());
+    if (this.outgoing.writableFinished) return controller.signal;
+    this.outgoing.once('close', () => {
+      if (!this.outgoing.writableFinished) controller.abort(new Error('The client went away'));
+    });
+    return controller.signal;
+  }
+
+  /** The whole body from 'data' events, counted against the limit; no web stream in between. */
+  readBytes(limit: number): Promise<Uint8Array> {
+    if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit);
+    this.#body = null; // consumed: a later .body read sees no stream
+    return readIncoming(this.incoming, limit);
+  }
+
+  toRequest(): Request {
+    const body = this.body;
+    return new Request(this.url, {
+      method: this.method,
+      headers: this.headers,
+      body,
+      signal: this.signal,
+      ...(body ? { duplex: 'half' } : {}),
+    } as RequestInit);
+  }
+}
+
+/**
+ * The authority of an absolute-form target (`http://host/path`), or null when
+ * the target is neither that nor origin-form (`*`, authority-form, garbage).
+ */
+export function targetAuthority(target: string): string | null {
+  const m = /^https?:\/\/([^/?#]*)/i.exec(target);
+  return m === null ? null : m[1];
+}
+
+/** An absolute-form target as a URL string, with `/` when it has no path. */
+function absoluteTarget(target: string): string {
+  const start = target.indexOf('//') + 2;
+  const end = target.slice(start).search(/[/?#]/);
+  if (end === -1) return target + '/';
+  return target[start + end] === '/' ? target : target.slice(0, start + end) + '/' + target.slice(start + end);
+}
+
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = incoming.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    incoming.resume(); // drain into nothing; the 413 closes the connection
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        incoming.off('data', onData);
+        incoming.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on('data', onData);
+    incoming.once('end', () => {
+      const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      resolve(new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
+    });
+    incoming.once('error', reject);
+    incoming.once('close', () => {
+      if (!incoming.complete) reject(new HttpError(400, 'The request body ended early'));
+    });
+  });
+}
+
+/** The request body as a ReadableStream that pauses the socket when nobody reads. */
+function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        incoming.on('data', (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        });
+        incoming.once('end', () => {
+          try {
+            controller.close();
+          } catch {
+            // already cancelled
+          }
+        });
+        incoming.once('error', (err) => {
+          try {
+            controller.error(err);
+          } catch {
+            // already cancelled
+          }
+        });
+        incoming.pause();
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        // Stop keeping the data: let the socket drain into nothing until the response closes it.
+        incoming.removeAllListeners('data');
+        incoming.resume();
+      },
+    },
+    { highWaterMark: 65536, size: (chunk) => chunk.byteLength },
+  );
+}

@@ -1,0 +1,141 @@
+// The server lifecycle, written once for Node, Deno and Bun: listen, the
+// listening URL and event, graceful shutdown with a bounded grace, signals,
+// the process-error watcher and app.shutdown(). Each runtime file implements
+// only `ServerDriver`.
+import type { App } from '../src/app.ts';
+import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
+
+/** A bound address, as the runtime reports it. */
+export interface Address {
+  port: number;
+  hostname: string;
+}
+
+/** What one runtime does for the shared lifecycle. */
+export interface ServerDriver {
+  /** 'node' | 'deno' | 'bun': the `runtime` of `server:*` events. */
+  readonly runtime: string;
+  /** Start listening. May throw (synchronously) or reject when the address is taken. */
+  listen(): Address | Promise<Address>;
+  /** Stop accepting connections; resolve once in-flight requests have finished. */
+  stop(): Promise<void>;
+  /** Cut every open connection now: the grace period is over. */
+  cut(): void | Promise<void>;
+  /** Call `handler` on SIGINT and SIGTERM; returns the function that stops that. */
+  onSignal(handler: () => void): () => void;
+  exit(code: number): void;
+  /** Report unhandled rejections and uncaught errors as `process:error`; returns the function that stops that. */
+  watchErrors(app: App<any>): () => void;
+}
+
+/**
+ * Run `driver`'s server for `app` until `close()`, `options.signal`, SIGINT or SIGTERM.
+ *
+ * @example
+ * // inside a runtime's serve():
+ * const handle = startServer(app, options, pending, { runtime: 'bun', listen, stop, cut, onSignal, exit, watchErrors });
+ * await handle.ready;
+ * console.log(handle.url);
+ */
+export function startServer(app: App<any>, options: ServeOptions, pending: Set<Promise<unknown>>, driver: ServerDriver): ServeHandle {
+  const runtime = driver.runtime;
+  const grace = options.shutdownTimeoutMs ?? 10_000;
+  let resolveFinished!: () => void;
+  let rejectFinished!: (error: unknown) => void;
+  const finished = new Promise<void>((resolve, reject) => {
+    resolveFinished = resolve;
+    rejectFinished = reject;
+  });
+  let closing: Promise<void> | undefined;
+  let cutNow: (() => void) | undefined;
+  let unwatch = () => {};
+  let unsignal = () => {};
+  let unabort = () => {};
+  const cleanUp = () => {
+    unwatch();
+    unsignal();
+    unabort();
+  };
+
+  const handle = {
+    port: 0,
+    hostname: options.hostname ?? '0.0.0.0',
+    url: '',
+    ready: undefined as unknown as Promise<void>,
+    finished,
+    close: (): Promise<void> => (closing ??= shutdown()),
+  };
+
+  async function shutdown(): Promise<void> {
+    // Listeners' async work joins `pending`, which the grace period covers.
+    app.events.emit('server:shutdown', { runtime }, backgroundContext(pending));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const graceOver = new Promise<void>((resolve) => {
+      cutNow = resolve;
+      timer = setTimeout(resolve, grace);
+    });
+    const stopped = driver.stop();
+    const drained = stopped.then(() => Promise.allSettled([...pending]));
+    const clean = await Promise.race([drained.then(() => true), graceOver.then(() => false)]);
+    clearTimeout(timer);
+    if (!clean) {
+      await driver.cut();
+      // Cut connections end their requests; wait no longer than a moment for the runtime to notice.
+      await Promise.race([stopped.catch(() => {}), new Promise((r) => setTimeout(r, 100))]);
+    }
+    try {
+      await app.shutdown();
+    } finally {
+      cleanUp();
+      resolveFinished();
+    }
+  }
+
+  if (options.handleSignals !== false) {
+    unsignal = driver.onSignal(() => {
+      if (closing) {
+        cutNow?.(); // a second signal: stop waiting
+        return;
+      }
+      handle.close().then(
+        () => driver.exit(0),
+        () => driver.exit(1),
+      );
+    });
+  }
+  if (options.signal) {
+    const onAbort = () => void handle.close();
+    if (options.signal.aborted) queueMicrotask(onAbort);
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+    unabort = () => options.signal?.removeEventListener('abort', onAbort);
+  }
+  unwatch = driver.watchErrors(app);
+
+  const listening = (address: Address) => {
+    handle.port = address.port;
+    handle.hostname = address.hostname;
+    handle.url = listenUrl(address.hostname, address.port);
+    (options.onListen ?? listenMessage)({ port: address.port, hostname: address.hostname });
+    app.events.emit('server:listening', { runtime, hostname: address.hostname, port: address.port, url: handle.url });
+  };
+  const failed = (error: unknown) => {
+    cleanUp();
+    rejectFinished(error);
+    finished.catch(() => {}); // `ready` carries the error: one report is enough
+    throw error;
+  };
+  let address: Address | Promise<Address>;
+  try {
+    address = driver.listen();
+  } catch (error) {
+    cleanUp();
+    throw error; // as Deno.serve and Bun.serve do: serve() itself throws
+  }
+  if (address instanceof Promise) {
+    handle.ready = address.then(listening, failed);
+  } else {
+    listening(address);
+    handle.ready = Promise.resolve();
+  }
+  return handle;
+}
