@@ -61,7 +61,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
         // Bun relativises request.url when the Host is missing or odd: refuse those first.
         fetch: (request, bun) => checkRequest(request, true) ?? app.handle(request, env, ctx, bun),
         // Never Bun's development error page (50 KB of source and paths when NODE_ENV is unset).
-        error: () => internalError(),
+        error: (error) => internalError(app.settings.dev ? error : undefined),
       });
       return { port: server.port, hostname: server.hostname };
     },

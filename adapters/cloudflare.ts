@@ -10,6 +10,11 @@ function workerAddress(request: { headers: Headers }): string | undefined {
   return request.headers.get('cf-connecting-ip') ?? undefined;
 }
 
+/** Rove's own 500 for anything that escaped (its message only in dev mode). */
+function escaped(app: App<any>, error: unknown): Response {
+  return internalError(app.settings.dev ? error : undefined);
+}
+
 /**
  * The Workers module shape: `export default toWorker(app)`. Bindings arrive as
  * `c.env`, the execution context as `c.executionCtx` (`waitUntil`), and
@@ -32,9 +37,9 @@ export function toWorker<Bindings = Record<string, unknown>>(app: App<any>): {
     fetch(request, env, ctx) {
       try {
         const out = app.handle(request, env, ctx);
-        return out instanceof Promise ? out.catch(() => internalError()) : out;
-      } catch {
-        return internalError();
+        return out instanceof Promise ? out.catch((error) => escaped(app, error)) : out;
+      } catch (error) {
+        return escaped(app, error);
       }
     },
   };

@@ -5,6 +5,11 @@ import { watchGlobalErrors } from './global-errors.ts';
 import { checkRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
 
+/** Rove's own 500 for anything that escaped (its message only in dev mode). */
+function escaped(app: App<any>, error: unknown): Response {
+  return internalError(app.settings.dev ? error : undefined);
+}
+
 /**
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.
  * Handlers get the environment as `c.env` and the client address as `c.req.ip`;
@@ -30,9 +35,10 @@ export function toDeploy(
     fetch(request, info) {
       // `deno serve` takes no onError from the module: anything thrown would get Deno's own 500.
       try {
-        return checkRequest(request, false) ?? app.handle(request, (env ??= denoEnv()), ctx, info);
-      } catch {
-        return internalError();
+        const out = checkRequest(request, false) ?? app.handle(request, (env ??= denoEnv()), ctx, info);
+        return out instanceof Promise ? out.catch((error) => escaped(app, error)) : out;
+      } catch (error) {
+        return escaped(app, error);
       }
     },
     // deno serve calls it in place of its own "Listening on" line.

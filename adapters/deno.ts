@@ -49,7 +49,8 @@ export function denoAddress(_request: unknown, info: unknown): string | undefine
 /**
  * Serve an app on Deno.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM,
  * letting in-flight requests finish for up to `shutdownTimeoutMs`.
- * Deno.serve has no header, request or idle timeout to set: see the README.
+ * Deno.serve has no header, request or idle timeout to set, and cannot cut connections
+ * still busy when the grace period ends (exiting on a signal does): see the README.
  *
  * @example
  * const server = serve(app, { port: 8000 });
@@ -61,8 +62,6 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(webWorkers('deno'));
   app.bind({ runtime: 'deno', address: denoAddress });
-  // Aborting Deno.serve's signal closes every connection at once; shutdown() is the graceful stop.
-  const abort = new AbortController();
   let server: DenoServer | undefined;
   let listened!: (address: Address) => void;
   const listening = new Promise<Address>((resolve) => (listened = resolve));
@@ -73,10 +72,9 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
         {
           port: options.port ?? 8000,
           hostname: options.hostname ?? '0.0.0.0',
-          signal: abort.signal,
           onListen: listened,
           // Anything that escapes (the app never throws; a runtime failure might): Rove's 500, not Deno's.
-          onError: () => internalError(),
+          onError: (error) => internalError(app.settings.dev ? error : undefined),
         },
         (request, info) => checkRequest(request, false) ?? app.handle(request, env, ctx, info),
       );
@@ -85,9 +83,9 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     stop: async () => {
       await server?.shutdown();
     },
-    cut() {
-      abort.abort();
-    },
+    // Deno.serve cannot cut connections once shutdown() has begun (its abort signal then
+    // throws BadResource): requests still running end with their handlers, or at exit.
+    cut() {},
     onSignal(handler) {
       const signals = ['SIGINT', 'SIGTERM'] as const;
       const added = signals.filter((s) => {

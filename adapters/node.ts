@@ -41,27 +41,32 @@ export function toNodeListener(app: App<any>, env: unknown = process.env, pendin
     let out: Response | Promise<Response>;
     try {
       out = app.handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
-    } catch {
-      return fail(res); // App.handle never throws; this is for a broken app object
+    } catch (error) {
+      return fail(res, dev(app, error)); // App.handle never throws; this is for a broken app object
     }
     if (out instanceof Promise) {
       out.then(
-        (r) => send(r, res, incoming.method === 'HEAD'),
-        () => fail(res),
+        (r) => send(r, res, incoming.method === 'HEAD', app),
+        (error) => fail(res, dev(app, error)),
       );
       return;
     }
-    send(out, res, incoming.method === 'HEAD');
+    send(out, res, incoming.method === 'HEAD', app);
   };
 }
 
-function send(result: Response, res: ServerResponse, head: boolean): void {
+function send(result: Response, res: ServerResponse, head: boolean, app: App<any>): void {
   try {
     const writing = write(result, res, head);
-    if (writing) writing.catch(() => fail(res));
-  } catch {
-    fail(res);
+    if (writing) writing.catch((error) => fail(res, dev(app, error)));
+  } catch (error) {
+    fail(res, dev(app, error));
   }
+}
+
+/** The error to show in the 500: only in dev mode. */
+function dev(app: App<any>, error: unknown): unknown {
+  return app.settings.dev ? error : undefined;
 }
 
 /** One writeHead + end for a light response; the general path for any other Response. */
@@ -118,12 +123,12 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
 }
 
 /** Something failed outside the app: the same problem+json 500 as everywhere, never a runtime page. */
-function fail(res: ServerResponse): void {
+function fail(res: ServerResponse, shown: unknown): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const answer = internalError();
+  const answer = internalError(shown);
   answer.text().then(
     (body) => {
       if (res.headersSent || res.destroyed) return;
