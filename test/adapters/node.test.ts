@@ -56,7 +56,7 @@ describe('node adapter', () => {
     errors.push(error);
     return c.json({ handled: true }, 500);
   });
-  app.on('request:complete', (e) => completed.push({ status: e.metadata.status, clientAddress: e.metadata.clientAddress }));
+  app.on('request:complete', (e) => void completed.push({ status: e.metadata.status, clientAddress: e.metadata.clientAddress }));
   let handle: Awaited<ReturnType<typeof listening>>;
   let base = '';
   beforeAll(async () => {
