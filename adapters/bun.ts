@@ -1,7 +1,7 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { watchProcessErrors } from './global-errors.ts';
-import { checkRequest } from './request-check.ts';
+import { checkBunRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
 import { startServer } from './server.ts';
 import { webWorkers } from './workers/web.ts';
@@ -59,7 +59,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
         hostname: options.hostname ?? '0.0.0.0',
         ...(idle === undefined ? {} : { idleTimeout: Math.min(MAX_IDLE_SECONDS, Math.ceil(idle / 1000)) }),
         // Bun relativises request.url when the Host is missing or odd: refuse those first.
-        fetch: (request, bun) => checkRequest(request, true) ?? app.handle(request, env, ctx, bun),
+        fetch: (request, bun) => checkBunRequest(request) ?? app.handle(request, env, ctx, bun),
         // Never Bun's development error page (50 KB of source and paths when NODE_ENV is unset).
         error: (error) => internalError(app.settings.dev ? error : undefined),
       });

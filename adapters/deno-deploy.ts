@@ -2,7 +2,7 @@ import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { denoAddress, denoEnv, type DenoServeInfo } from './deno.ts';
 import { watchGlobalErrors } from './global-errors.ts';
-import { checkRequest } from './request-check.ts';
+import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
 
 /** Rove's own 500 for anything that escaped (its message only in dev mode). */
@@ -35,7 +35,7 @@ export function toDeploy(
     fetch(request, info) {
       // `deno serve` takes no onError from the module: anything thrown would get Deno's own 500.
       try {
-        const out = checkRequest(request, false) ?? app.handle(request, (env ??= denoEnv()), ctx, info);
+        const out = checkDenoRequest(request) ?? app.handle(request, (env ??= denoEnv()), ctx, info);
         return out instanceof Promise ? out.catch((error) => escaped(app, error)) : out;
       } catch (error) {
         return escaped(app, error);

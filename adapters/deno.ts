@@ -1,7 +1,7 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { watchGlobalErrors } from './global-errors.ts';
-import { checkRequest } from './request-check.ts';
+import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
 import { startServer, type Address } from './server.ts';
 import { webWorkers } from './workers/web.ts';
@@ -76,7 +76,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
           // Anything that escapes (the app never throws; a runtime failure might): Rove's 500, not Deno's.
           onError: (error) => internalError(app.settings.dev ? error : undefined),
         },
-        (request, info) => checkRequest(request, false) ?? app.handle(request, env, ctx, info),
+        (request, info) => checkDenoRequest(request) ?? app.handle(request, env, ctx, info),
       );
       return listening;
     },

@@ -44,6 +44,12 @@ describe.each(RUNTIMES)('%s adapter', (runtime) => {
     });
   });
 
+  it('an HTTP/1.0 request without Host is served, except on Bun, whose request.url would lose its origin', async () => {
+    const res = await rawRequest(fx.port, 'GET /x/where HTTP/1.0\r\n\r\n');
+    if (runtime === 'bun') expect(problem(res, 400)).toMatchObject({ detail: 'A Host header is required' });
+    else expect(res.body).toBe('x/where');
+  });
+
   it('OPTIONS * answers 400', async () => {
     const res = await rawRequest(fx.port, 'OPTIONS * HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
     expect(res.status).toBe(400);
