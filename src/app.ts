@@ -123,6 +123,7 @@ export class App<E extends Env = Env> {
   #config: ContextConfig;
   #check: ((res: Response) => void) | undefined;
   #runtime: string | undefined;
+  #reported = false;
 
   constructor(options: AppOptions = {}) {
     this.settings = {
@@ -252,7 +253,10 @@ export class App<E extends Env = Env> {
   handle(request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info?: unknown): Response | Promise<Response> {
     try {
       return this.#dispatch(request, env, ctx, info);
-    } catch {
+    } catch (error) {
+      // Only a table that cannot compile (a route registered twice) gets here: say so once.
+      if (!this.#reported) console.error('rove: the app could not serve a request:', error);
+      this.#reported = true;
       return internalError();
     }
   }
