@@ -55,7 +55,7 @@ const requestPath = fc
   .array(fc.constantFrom(...WORDS, 'abba', 'zz'), { minLength: 1, maxLength: 5 })
   .chain((segs) => fc.tuple(...segs.map(encodedSegment)).map((enc) => ({ segments: segs, path: `/${enc.join('/')}` })));
 
-function build(routes: string[], prefixes: PrefixSeg[][]): App | null {
+function build(routes: string[], prefixes: PrefixSeg[][]): App<any> | null {
   const app = new App<{ Variables: { ran: number[] } }>();
   prefixes.forEach((p, i) => {
     app.use(prefixText(p, i), async (c: Context<any>, next: Next) => {
