@@ -1,53 +1,20 @@
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
-import { Context, internals, isSafeLocation, type ContextConfig, type Env, type ExecutionContext, type ResponseFactory } from './context.ts';
+import { Context, internals, isSafeLocation, type ContextConfig, type Env, type ExecutionContext } from './context.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, Router } from './router.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { EventBus, observeRequest, type EventKind, type Listener } from './events.ts';
-import { clientIpResolver, type TrustProxy } from './client-ip.ts';
+import { clientIpResolver } from './client-ip.ts';
+import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
+
+export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 import { normalizePath } from './path.ts';
 import { guarded, parseScope, relate, segmentTest, startsWith, type SegmentTest } from './scope.ts';
 import type { Segment } from './pattern.ts';
 import { VIEW_EVENT_KINDS, type ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
-
-export interface AppOptions {
-  /** Largest request body the body readers accept, in bytes (default 1 MiB); `bodyLimit()` changes it per route. */
-  bodyLimit?: number;
-  /** Longest URL accepted (default 8 KiB); longer answers 414. */
-  maxUrlLength?: number;
-  /** Longest single path param accepted (default 1 KiB); longer answers 414. */
-  maxParamLength?: number;
-  /** `'strict'` (default): `/a/` and `/a` are different paths. `'redirect'`: a miss redirects to the other form when it exists. */
-  trailingSlash?: 'strict' | 'redirect';
-  /** Dev mode shows error messages and stacks of 5xx responses. */
-  dev?: boolean;
-  views?: ViewRenderer;
-  /** The worker pool handlers reach as `c.worker` (`createWorkerPool` from rove/workers); without one, `c.worker.run()` answers 503. */
-  workers?: WorkerPool;
-  /**
-   * Which proxies in front of the server may name the client for `c.req.ip` (through `Forwarded` or
-   * `X-Forwarded-For`): a hop count, a list of addresses and CIDR ranges, or a predicate. Default: none,
-   * so `c.req.ip` is the connection's peer and those headers are ignored.
-   */
-  trustProxy?: TrustProxy;
-}
-
-/**
- * What an adapter tells the app once, before serving it (`app.bind`). Everything is optional:
- * an app that was never bound serves through `app.fetch` with plain Responses.
- */
-export interface ServerBinding {
-  runtime: string;
-  /** The peer address of the connection a request came on; `info` is what the adapter passed to `handle`. */
-  address?(request: RequestLike, info: unknown): string | undefined;
-  /** Builds the responses context helpers return; must give something that is `instanceof Response`. */
-  respond?: ResponseFactory;
-  /** Throws when the runtime could not send `res`; called inside the app's error boundary. */
-  check?(res: Response): void;
-}
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
@@ -79,27 +46,6 @@ type Chain = (c: Context<any, any>) => unknown;
 const MAX_UNMATCHED_CHAINS = 1024;
 
 /**
- * Handlers typed so that the last one sees what every earlier one validated:
- * each earlier handler's input type is inferred from it (e.g. `validate(...)`),
- * and the last one defaults to their intersection.
- */
-export interface RouteAdder<E extends Env, Self> {
-  <I1 = {}>(path: string, h1: Handler<E, I1>): Self;
-  <I1 = {}, I2 = I1>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>): Self;
-  <I1 = {}, I2 = I1, I3 = I1 & I2>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>): Self;
-  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>, h4: Handler<E, I4>): Self;
-  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3, I5 = I1 & I2 & I3 & I4>(
-    path: string,
-    h1: Handler<E, I1>,
-    h2: Handler<E, I2>,
-    h3: Handler<E, I3>,
-    h4: Handler<E, I4>,
-    h5: Handler<E, I5>,
-  ): Self;
-  (path: string, ...handlers: Handler<E, any>[]): Self;
-}
-
-/**
  * An app: routes, middleware and error handling, served as a fetch handler.
  *
  * @example
@@ -123,6 +69,7 @@ export class App<E extends Env = Env> {
   #config: ContextConfig;
   #check: ((res: Response) => void) | undefined;
   #runtime: string | undefined;
+  #reported = false;
 
   constructor(options: AppOptions = {}) {
     this.settings = {
@@ -252,7 +199,10 @@ export class App<E extends Env = Env> {
   handle(request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info?: unknown): Response | Promise<Response> {
     try {
       return this.#dispatch(request, env, ctx, info);
-    } catch {
+    } catch (error) {
+      // Only a table that cannot compile (a route registered twice) gets here: say so once.
+      if (!this.#reported) console.error('rove: the app could not serve a request:', error);
+      this.#reported = true;
       return internalError();
     }
   }

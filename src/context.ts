@@ -50,6 +50,9 @@ const JSON_TYPE = 'application/json';
 const TEXT_TYPE = 'text/plain;charset=UTF-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const encoder = new TextEncoder();
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters Fetch refuses in a header value
+const BAD_VALUE = /[\r\n\0]/;
 
 // Response.json is the fast path where it sets exactly application/json (Bun adds a charset): asked once.
 let nativeJson: boolean | undefined;
@@ -180,8 +183,13 @@ export class Context<E extends Env = Env, I = {}> {
     return v[target] as I[K];
   }
 
-  /** Set (or with `undefined`, remove) a response header; `append` keeps earlier values. */
+  /**
+   * Set (or with `undefined`, remove) a response header; `append` keeps earlier values.
+   * A value with CR, LF or NUL, or a name that is not a token, throws here, as `Headers` would.
+   */
   header(name: string, value: string | undefined, options?: { append?: boolean }): void {
+    if (!HEADER_NAME.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+    if (value !== undefined && BAD_VALUE.test(value)) throw new TypeError(`Invalid value for header ${name}: CR, LF and NUL are not allowed`);
     const key = name.toLowerCase();
     const h = (this.#headers ??= {});
     if (value === undefined) {

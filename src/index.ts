@@ -1,6 +1,7 @@
 // The core: the app, its context, routing, errors, events and validation.
 // Optional features live on their own subpaths (rove/views, rove/workers, rove/fs-routes, rove/otel).
-export { App, type AppOptions, type ErrorHandler, type NotFoundHandler, type RouteAdder, type ServerBinding } from './app.ts';
+export { App, type ErrorHandler, type NotFoundHandler } from './app.ts';
+export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 export {
   Context,
   isSafeLocation,
