@@ -13,10 +13,12 @@ const TEXT_DEFAULT = 'text/plain;charset=UTF-8';
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // What node:http writes as is; anything else needs the slow check below.
 const PLAIN_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes Headers refuses in a value
+const FETCH_REFUSES = /[\0\r\n]/;
 // Bytes `Headers` accepts but node:http's writeHead refuses (ERR_INVALID_CHAR).
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const NODE_REFUSES = /[\x00-\x08\x0a-\x1f\x7f]/;
-// eslint-disable-next-line no-control-regex
+// The whitespace Headers trims from both ends of a value.
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 // Names and values already checked: the same few (content types, cookie names) come back on
 // every request, and a set lookup costs a fraction of a regex test. Cleared when full.
@@ -201,7 +203,7 @@ function checkValue(value: string): string {
       throw new TypeError(`Cannot convert argument to a ByteString because the character at index ${i} has a value of ${trimmed.charCodeAt(i)} which is greater than 255.`);
     }
   }
-  if (/[\0\r\n]/.test(trimmed)) throw new TypeError(`Headers.append: "${trimmed}" is an invalid header value.`);
+  if (FETCH_REFUSES.test(trimmed)) throw new TypeError(`Headers.append: "${trimmed}" is an invalid header value.`);
   if (NODE_REFUSES.test(trimmed)) throw new TypeError(`Invalid character in a header value: node:http cannot send it`);
   return trimmed;
 }
