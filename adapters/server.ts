@@ -75,11 +75,16 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
       timer = setTimeout(resolve, grace);
     });
     const stopped = driver.stop();
-    const drained = stopped.then(() => Promise.allSettled([...pending]));
-    const clean = await Promise.race([drained.then(() => true), graceOver.then(() => false)]);
+    const drained = stopped.then(() => Promise.allSettled([...pending])).then(
+      () => true,
+      () => true, // the runtime failed to stop politely: nothing left to wait for
+    );
+    const clean = await Promise.race([drained, graceOver.then(() => false)]);
     clearTimeout(timer);
     if (!clean) {
-      await driver.cut();
+      await Promise.resolve()
+        .then(() => driver.cut())
+        .catch(() => {}); // connections already gone
       // Cut connections end their requests; wait no longer than a moment for the runtime to notice.
       await Promise.race([stopped.catch(() => {}), new Promise((r) => setTimeout(r, 100))]);
     }
@@ -92,11 +97,12 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
   }
 
   if (options.handleSignals !== false) {
+    let signals = 0;
     unsignal = driver.onSignal(() => {
-      if (closing) {
-        cutNow?.(); // a second signal: stop waiting
-        return;
-      }
+      signals++;
+      if (signals === 2) cutNow?.(); // a second signal: stop waiting for in-flight requests
+      if (signals >= 3) driver.exit(1); // a third: something hangs, leave now
+      if (signals > 1) return;
       handle.close().then(
         () => driver.exit(0),
         () => driver.exit(1),

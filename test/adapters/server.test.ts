@@ -94,6 +94,19 @@ describe('server lifecycle', () => {
     expect(calls.slice(calls.indexOf('stop'))).toEqual(['stop', 'cut', 'unwatch', 'signals off', 'exit 0']);
   });
 
+  it('a third signal exits at once, when shutting down hangs', async () => {
+    const { driver, calls, raise } = fakeDriver({ drains: false });
+    const app = new App();
+    app.shutdown = () => new Promise<void>(() => {});
+    startServer(app, { ...quiet, shutdownTimeoutMs: 60_000 }, new Set(), driver);
+    raise();
+    raise();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(calls).not.toContain('exit 1');
+    raise();
+    expect(calls).toContain('exit 1');
+  });
+
   it('handleSignals: false leaves signals alone', async () => {
     const { driver, calls } = fakeDriver();
     const handle = startServer(new App(), { ...quiet, handleSignals: false }, new Set(), driver);
