@@ -34,3 +34,21 @@ function apply(target: Headers, extra: HeaderRecord): void {
     } else for (const one of v) target.append(k, one);
   }
 }
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// What every runtime sends as is: node:http refuses other control characters, Deno 2.9 panics on them.
+const SENDABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Throws a TypeError for a header no runtime should be asked to send: a name that is
+ * not a token, or a value holding a control character other than tab (CR and LF included).
+ */
+export function checkHeader(name: string, value: string): void {
+  if (!TOKEN.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+  if (!SENDABLE.test(value)) throw new TypeError(`Invalid value for header ${name}: control characters are not allowed`);
+}
+
+/** `checkHeader` over a whole Response: a binding's `check` for runtimes that fail on such headers. */
+export function checkHeaders(res: Response): void {
+  res.headers.forEach((value, name) => checkHeader(name, value));
+}

@@ -85,3 +85,19 @@ describe('parsing hostile input', () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe('headers every runtime can send', () => {
+  it('c.header and helper headers refuse control characters, which node:http refuses and Deno 2.9 panics on', async () => {
+    const app = new App()
+      .get('/set', (c) => {
+        c.header('x-echo', c.req.query('v'));
+        return c.text('ok');
+      })
+      .get('/extra', (c) => c.json({}, 200, { 'x-echo': c.req.query('v') ?? '' }));
+    for (const v of ['a%01b', 'a%0Db', 'a%7Fb', 'a%00b']) {
+      expect((await app.fetch(new Request(`http://localhost/set?v=${v}`))).status, v).toBe(500);
+      expect((await app.fetch(new Request(`http://localhost/extra?v=${v}`))).status, v).toBe(500);
+    }
+    expect((await app.fetch(new Request('http://localhost/set?v=tab%09and%C3%A9'))).status).toBe(200);
+  });
+});
