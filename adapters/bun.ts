@@ -1,5 +1,6 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
+import { checkHeaders } from '../src/response.ts';
 import { watchProcessErrors } from './global-errors.ts';
 import { checkBunRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
@@ -48,7 +49,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(webWorkers('bun'));
   // `info` is the Bun server: its requestIP knows the socket of the original Request.
-  app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address });
+  // check: Bun writes a control character in a header value as is, a response clients refuse.
+  app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address, check: checkHeaders });
   const idle = options.idleTimeoutMs;
   let server: BunServer | undefined;
   return startServer(app, options, pending, {

@@ -1,5 +1,6 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
+import { checkHeaders } from '../src/response.ts';
 import { denoAddress, denoEnv, type DenoServeInfo } from './deno.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
@@ -29,7 +30,8 @@ export function toDeploy(
 } {
   let env = options.env;
   const ctx = backgroundContext(new Set());
-  app.bind({ runtime: 'deno-deploy', address: denoAddress });
+  // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
+  app.bind({ runtime: 'deno-deploy', address: denoAddress, check: checkHeaders });
   watchGlobalErrors(app, 'deno-deploy');
   return {
     fetch(request, info) {

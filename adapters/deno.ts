@@ -1,5 +1,6 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
+import { checkHeaders } from '../src/response.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
@@ -61,7 +62,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(webWorkers('deno'));
-  app.bind({ runtime: 'deno', address: denoAddress });
+  // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
+  app.bind({ runtime: 'deno', address: denoAddress, check: checkHeaders });
   let server: DenoServer | undefined;
   let listened!: (address: Address) => void;
   const listening = new Promise<Address>((resolve) => (listened = resolve));

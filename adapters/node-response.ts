@@ -4,6 +4,7 @@
 // header record, so the adapter writes it with one writeHead + end. The real
 // Response is built the first time anything beyond status/ok/headers is used.
 import type { ServerResponse } from 'node:http';
+import { checkHeaders } from '../src/response.ts';
 
 /** Response headers as a plain object; names lower-case, several Set-Cookie values as an array. */
 export type HeaderRecord = Record<string, string | string[]>;
@@ -159,16 +160,15 @@ export function respond(body: Payload, status: number, headers: HeaderRecord): R
  * The `check` binding: throws when node:http could not write `res`, so the
  * failure happens inside the app (a 500 through onError, reported as sent)
  * rather than in `writeHead`. `Headers` lets through control bytes that
- * node:http refuses.
+ * node:http refuses; the rule is the core's `checkHeaders`, free for a light
+ * response nobody changed since `respond()` checked it.
  *
  * @example
  * check(new Response('x', { headers: { 'x-a': 'a\u0001b' } })); // throws TypeError
  */
 export function check(res: Response): void {
-  if (res instanceof NodeResponse && !res.touched) return;
-  res.headers.forEach((value, name) => {
-    if (NODE_REFUSES.test(value)) throw new TypeError(`Invalid character in header "${name}": node:http cannot send it`);
-  });
+  if (res instanceof NodeResponse && !res.touched) return; // checked when built
+  checkHeaders(res);
 }
 
 function learnName(name: string): void {

@@ -64,7 +64,7 @@ describe.each(RUNTIMES)('%s adapter', (runtime) => {
       expect(res.body).not.toContain('secret');
     });
 
-    it.each(['/nothing', '/crlf?v=a%0D%0Ab'])('a failing handler (%s) answers problem+json 500 through the app', async (path) => {
+    it.each(['/nothing', '/crlf?v=a%0D%0Ab', '/control'])('a failing handler (%s) answers problem+json 500 through the app', async (path) => {
       const res = await withHost(fx.port, 'h', path);
       expect(problem(res, 500)).toMatchObject({ status: 500 });
       expect(res.headers['x-echo']).toBeUndefined();
