@@ -60,7 +60,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   }
   options.signal?.addEventListener('abort', () => void close(), { once: true });
   const unwatch = watchProcessErrors(app, 'bun', process);
-  app.events.clientAddress ??= (request) => server.requestIP(request as Request)?.address;
+  app.bind({ runtime: 'bun', address: (request) => server.requestIP(request as Request)?.address });
   (options.onListen ?? listenMessage)({ port: server.port, hostname: server.hostname });
   app.events.emit('server:listening', { runtime: 'bun', hostname: server.hostname, port: server.port, url: listenUrl(server.hostname, server.port) });
   return { port: server.port, hostname: server.hostname, close, finished };

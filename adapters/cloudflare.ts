@@ -14,7 +14,7 @@ export function toWorker<Bindings = Record<string, unknown>>(app: App<any>): {
   fetch(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response>;
 } {
   // Workers name the client in a header; nothing else here can be trusted for it.
-  app.events.clientAddress ??= (request) => request.headers.get('cf-connecting-ip') ?? undefined;
+  app.bind({ runtime: 'workerd', address: (request) => request.headers.get('cf-connecting-ip') ?? undefined });
   if (!watched.has(app)) {
     watched.add(app);
     watchGlobalErrors(app, 'workerd');

@@ -12,15 +12,16 @@ export function toDeploy(
   app: App<any>,
   options: { env?: Record<string, unknown>; onListen?: (address: { port: number; hostname: string }) => void } = {},
 ): {
-  fetch(request: Request): Response | Promise<Response>;
+  fetch(request: Request, info?: unknown): Response | Promise<Response>;
   onListen(address: { port?: number; hostname?: string }): void;
 } {
   let env = options.env;
   const ctx = backgroundContext(new Set());
   watchGlobalErrors(app, 'deno-deploy');
+  app.bind({ runtime: 'deno-deploy', address: (_request, info) => (info as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr?.hostname });
   return {
-    fetch(request: Request) {
-      return app.fetch(request, (env ??= denoEnv()), ctx);
+    fetch(request: Request, info?: unknown) {
+      return app.handle(request, (env ??= denoEnv()), ctx, info);
     },
     // deno serve calls it in place of its own "Listening on" line.
     onListen({ port = 0, hostname = '' }) {

@@ -21,7 +21,6 @@ declare const Deno: {
   exit(code?: number): never;
 };
 
-const INFO = Symbol('rove.serveInfo');
 type DenoServeInfo = { remoteAddr?: { hostname?: string } };
 
 /** The process environment, or nothing when `--allow-env` was not given. */
@@ -46,9 +45,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     finished: undefined as unknown as Promise<void>,
   };
   app.settings.workers?.start(webWorkers('deno'));
-  // The client address comes with each request's info: keep it on the request only while someone
-  // listens (a symbol property costs far less than a WeakMap entry per request).
-  app.events.clientAddress ??= (request) => (request as { [INFO]?: DenoServeInfo })[INFO]?.remoteAddr?.hostname;
+  app.bind({ runtime: 'deno', address: (_request, info) => (info as DenoServeInfo | undefined)?.remoteAddr?.hostname });
   const server = Deno.serve(
     {
       port: handle.port,
@@ -60,8 +57,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
       },
     },
     (request, info) => {
-      if (app.events.observing) (request as { [INFO]?: DenoServeInfo })[INFO] = info as DenoServeInfo;
-      return app.fetch(request, env, ctx);
+      return app.handle(request, env, ctx, info);
     },
   );
   handle.finished = server.finished;

@@ -1,6 +1,6 @@
 // The file-system side of file routes, for Node, Deno and Bun (node:fs works
 // in all three). Importing this module installs the scanner that
-// `app.routes('./routes')` uses; Workers and Deno Deploy use a manifest instead.
+// `fileRoutes(app, './routes')` uses; Workers and Deno Deploy use a manifest instead.
 import { watch as watchFs, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -90,3 +90,6 @@ export function scanRoutes(dir: string | URL): RouteLoader {
 }
 
 setDirectoryLoader(scanRoutes);
+
+// rove/fs-routes on Node, Deno and Bun: the scanner above plus the runtime-neutral toolkit.
+export * from '../src/fs-routes/index.ts';

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
 import type { RequestLike } from '../src/request.ts';
-import { LightResponse } from '../src/response.ts';
 import { readBody, tooLarge } from '../src/body.ts';
 import { HttpError } from '../src/errors.ts';
 import { watchProcessErrors } from './global-errors.ts';
@@ -213,21 +212,7 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   }
 }
 
-function write(result: Response | LightResponse, res: ServerResponse): void | Promise<void> {
-  if (result instanceof LightResponse) {
-    const touched = result.touchedHeaders;
-    const headers = touched ? headerObject(touched) : result.record;
-    const payload = result.payload;
-    if (payload === null) {
-      res.writeHead(result.status, headers);
-      res.end();
-      return;
-    }
-    headers['content-length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
-    res.writeHead(result.status, headers);
-    res.end(payload);
-    return;
-  }
+function write(result: Response, res: ServerResponse): void | Promise<void> {
   res.writeHead(result.status, headerObject(result.headers));
   if (result.body === null) {
     res.end();
@@ -250,11 +235,11 @@ function fail(res: ServerResponse, error: unknown): void {
 export function toNodeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>()) {
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(nodeWorkers);
-  app.events.clientAddress ??= (request) => (request as NodeRequest).remoteAddress;
+  app.bind({ runtime: 'node', address: (request) => (request as NodeRequest).remoteAddress });
   return (incoming: IncomingMessage, res: ServerResponse): void => {
-    let out: ReturnType<App['handle']>;
+    let out: Response | Promise<Response>;
     try {
-      out = app.handle(new NodeRequest(incoming, res), env, ctx, true);
+      out = app.handle(new NodeRequest(incoming, res), env, ctx);
     } catch (error) {
       fail(res, error);
       return;

@@ -1,4 +1,4 @@
-import type { Context } from './context.ts';
+import { internals, type Context } from './context.ts';
 
 export type Next = () => Promise<void>;
 
@@ -13,7 +13,7 @@ const noNext: Next = () => resolved;
 
 /**
  * Compose a route's middleware and handlers once, at registration. The result
- * runs the onion and leaves the response in `c._res`. A single handler is
+ * runs the onion and resolves with the response it ends with. A single handler is
  * called directly: its return value is the response, and no promise is made
  * unless it makes one. An error at any layer becomes that layer's response
  * (through `onError`), so outer middleware see it in `c.res` after `next()`.
@@ -39,19 +39,19 @@ export function compose(fns: Handler[], onError: ErrorResponder): (c: Context<an
       if (out instanceof Promise) {
         return out.then(
           (value) => {
-            if (value !== undefined) c._res = value as Response;
+            if (value !== undefined) internals.setRes(c, value as Response);
           },
           (error) => settle(c, error, onError),
         );
       }
-      if (out !== undefined) c._res = out as Response;
+      if (out !== undefined) internals.setRes(c, out as Response);
       return resolved;
     };
-    return dispatch(0).then(() => c._res);
+    return dispatch(0).then(() => internals.res(c));
   };
 }
 
 async function settle(c: Context<any, any>, error: unknown, onError: ErrorResponder): Promise<void> {
   c.error = error;
-  c._res = await onError(error, c);
+  internals.setRes(c, await onError(error, c));
 }

@@ -1,9 +1,10 @@
 import { serializeCookie, type CookieOptions } from './cookies.ts';
 import { HttpError } from './errors.ts';
 import { RoveRequest, type RequestLike } from './request.ts';
-import { LightResponse, toHeadersInit, type HeaderRecord } from './response.ts';
+import { toHeadersInit, type HeaderRecord } from './response.ts';
 import type { Params } from './router.ts';
-import { NO_WORKERS, type WorkerRunner } from './workers/pool.ts';
+import type { ViewRenderer } from './views/renderer.ts';
+import { NO_WORKERS, type WorkerRunner } from './workers/runner.ts';
 
 /** Type parameters of an app: Workers bindings and per-request variables. */
 export interface Env {
@@ -16,22 +17,18 @@ export interface ExecutionContext {
   passThroughOnException?(): void;
 }
 
-/** What `c.render` needs from a views engine (rove/views provides it). */
-export interface ViewRenderer {
-  render(name: string, data?: unknown): Promise<string>;
-  stream(name: string, data?: unknown): ReadableStream<Uint8Array>;
-  /** Optional: the output at once when the view is already loaded, else undefined (then `render` loads it). */
-  renderReady?(name: string, data?: unknown): string | undefined;
-  /** Optional: receives view events while the app has listeners for them. */
-  observe?(sink: ((event: { kind: 'view:compiled' | 'view:rendered' | 'view:error'; metadata: any }) => void) | undefined): void;
-}
+/** Builds the responses helpers return, in place of `new Response` (an adapter's fast path). */
+export type ResponseFactory = (body: string | Uint8Array | null, status: number, headers: HeaderRecord) => Response;
 
-/** App-wide settings a context reads. */
+/** App-wide settings a context reads; the app owns it and adapters fill in what they bind. */
 export interface ContextConfig {
   bodyLimit: number;
   views: ViewRenderer | undefined;
   dev: boolean;
   workers?: WorkerRunner;
+  respond?: ResponseFactory;
+  /** The client address of a request: the adapter's socket address, then the app's trustProxy rule. */
+  clientIp(request: RequestLike, info: unknown): string | undefined;
 }
 
 type Bindings<E extends Env> = E['Bindings'] extends object ? E['Bindings'] : Record<string, unknown>;
@@ -53,6 +50,15 @@ const JSON_TYPE = 'application/json';
 const TEXT_TYPE = 'text/plain;charset=UTF-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const encoder = new TextEncoder();
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters Fetch refuses in a header value
+const BAD_VALUE = /[\r\n\0]/;
+
+// Response.json is the fast path where it sets exactly application/json (Bun adds a charset): asked once.
+let nativeJson: boolean | undefined;
+function jsonIsStandard(): boolean {
+  return (nativeJson ??= Response.json(0).headers.get('content-type') === JSON_TYPE);
+}
 
 /** Keeps background work alive where the runtime gives no execution context (Node, Deno, Bun). */
 const backgroundContext: ExecutionContext = {
@@ -62,65 +68,102 @@ const backgroundContext: ExecutionContext = {
   passThroughOnException() {},
 };
 
+/** What the rest of the core may touch inside a context; not exported from the package. */
+export interface ContextInternals {
+  /** The response so far (what the chain returned or a middleware set). */
+  res(c: Context<any, any>): Response | undefined;
+  setRes(c: Context<any, any>, res: Response | undefined): void;
+  /** The last response a helper built: it already carries the headers set through `c.header()`. */
+  made(c: Context<any, any>): Response | undefined;
+  /** Headers set through `c.header()`, merged into a response the handler built itself. */
+  pendingHeaders(c: Context<any, any>): HeaderRecord | null;
+  setValid(c: Context<any, any>, target: string, value: unknown): void;
+  setBodyLimit(c: Context<any, any>, bytes: number): void;
+  /** The raw query string, without `?`. */
+  query(c: Context<any, any>): string;
+}
+export let internals: ContextInternals;
+
 /** One object per request: the request side, per-request state, and the response helpers. */
 export class Context<E extends Env = Env, I = {}> {
   readonly env: Bindings<E>;
-  /** The response so far, once a handler has produced one. Helpers may leave a LightResponse here on Node. */
-  _res: Response | LightResponse | undefined = undefined;
   /** The error a handler threw, for middleware that runs after `next()`. */
   error: unknown = undefined;
-  _valid: Record<string, unknown> | undefined = undefined;
-  _bodyLimit: number;
-  /** The last response a helper built; it already carries the headers set through `c.header()`. */
-  _made: Response | undefined = undefined;
 
+  #config: ContextConfig;
   #raw: RequestLike;
+  #info: unknown;
+  #query: string;
   #req: RoveRequest | undefined;
   #ctx: ExecutionContext | undefined;
   #vars: Record<string, unknown> | undefined;
   #headers: HeaderRecord | null = null;
   #status = 200;
+  #res: Response | undefined = undefined;
+  #made: Response | undefined = undefined;
+  #valid: Record<string, unknown> | undefined = undefined;
+  #bodyLimit: number;
+
+  static {
+    internals = {
+      res: (c) => c.#res,
+      setRes: (c, res) => {
+        c.#res = res;
+      },
+      made: (c) => c.#made,
+      pendingHeaders: (c) => c.#headers,
+      setValid: (c, target, value) => {
+        (c.#valid ??= {})[target] = value;
+      },
+      setBodyLimit: (c, bytes) => {
+        c.#bodyLimit = bytes;
+      },
+      query: (c) => c.#query,
+    };
+  }
 
   constructor(
-    readonly config: ContextConfig,
+    config: ContextConfig,
     raw: RequestLike,
-    /** The pathname, as sent (not percent-decoded). */
+    /** The pathname, percent-encoded as sent, with dot segments resolved. */
     readonly path: string,
-    private readonly queryString: string,
+    query: string,
     readonly params: Params,
     env: unknown,
     ctx: ExecutionContext | undefined,
-    /** Whether helpers may return a LightResponse (the Node adapter asks for it). */
-    readonly light: boolean,
+    /** What the adapter knows about the connection (passed back to it for the client address). */
+    info?: unknown,
   ) {
+    this.#config = config;
     this.#raw = raw;
+    this.#query = query;
+    this.#info = info;
     this.env = (env ?? {}) as Bindings<E>;
     this.#ctx = ctx;
-    this._bodyLimit = config.bodyLimit;
+    this.#bodyLimit = config.bodyLimit;
   }
 
   get req(): RoveRequest {
-    return (this.#req ??= new RoveRequest(this.#raw, this.path, this.queryString, this.params, () => this._bodyLimit));
+    return (this.#req ??= new RoveRequest(this.#raw, this.path, this.#query, this.params, this.#config, this.#info, () => this.#bodyLimit));
   }
 
   /** The app's worker pool: `await c.worker.run(payload)`. Without a pool, run() answers 503. */
   get worker(): WorkerRunner {
-    return this.config.workers ?? NO_WORKERS;
+    return this.#config.workers ?? NO_WORKERS;
   }
 
   get executionCtx(): ExecutionContext {
     return this.#ctx ?? backgroundContext;
   }
 
-  /** The current response as a real `Response`. Middleware reads and replaces it after `next()`. */
+  /** The current response. Middleware reads and replaces it after `next()`. */
   get res(): Response {
-    const r = this._res;
+    const r = this.#res;
     if (r === undefined) throw new Error('No response yet: read c.res after await next()');
-    if (r instanceof LightResponse) return (this._res = r.toResponse());
     return r;
   }
   set res(value: Response) {
-    this._res = value;
+    this.#res = value;
   }
 
   set<K extends keyof Variables<E> & string>(key: K, value: Variables<E>[K]): void {
@@ -135,13 +178,18 @@ export class Context<E extends Env = Env, I = {}> {
 
   /** The value a `validate(target, schema)` middleware produced. */
   valid<K extends keyof I & string>(target: K): I[K] {
-    const v = this._valid;
+    const v = this.#valid;
     if (v === undefined || !(target in v)) throw new Error(`No validated "${target}": add validate('${target}', schema) before this handler`);
     return v[target] as I[K];
   }
 
-  /** Set (or with `undefined`, remove) a response header; `append` keeps earlier values. */
+  /**
+   * Set (or with `undefined`, remove) a response header; `append` keeps earlier values.
+   * A value with CR, LF or NUL, or a name that is not a token, throws here, as `Headers` would.
+   */
   header(name: string, value: string | undefined, options?: { append?: boolean }): void {
+    if (!HEADER_NAME.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+    if (value !== undefined && BAD_VALUE.test(value)) throw new TypeError(`Invalid value for header ${name}: CR, LF and NUL are not allowed`);
     const key = name.toLowerCase();
     const h = (this.#headers ??= {});
     if (value === undefined) {
@@ -154,15 +202,11 @@ export class Context<E extends Env = Env, I = {}> {
     }
   }
 
-  /** Headers set through `c.header()` so far, merged into whatever response the handler returns. */
-  get _pendingHeaders(): HeaderRecord | null {
-    return this.#headers;
-  }
-
   status(code: StatusCode): void {
     this.#status = code;
   }
 
+  /** Set a cookie; `path` and `domain` holding `;`, CR or LF are refused (TypeError). */
   setCookie(name: string, value: string, options?: CookieOptions): void {
     this.header('set-cookie', serializeCookie(name, value, options), { append: true });
   }
@@ -171,20 +215,21 @@ export class Context<E extends Env = Env, I = {}> {
     this.setCookie(name, '', { ...options, maxAge: 0, expires: new Date(0) });
   }
 
+  /** A JSON response (`application/json`); always a real `Response`. */
   json(data: unknown, status?: StatusCode, headers?: Record<string, string>): Response {
-    // The native Response.json sets the same content type and skips a headers object (2× faster on Deno and Bun).
-    if (!this.light && this.#headers === null && headers === undefined && typeof data === 'object' && data !== null) {
+    // The native Response.json skips a headers object (2× faster on Deno).
+    if (this.#config.respond === undefined && this.#headers === null && headers === undefined && typeof data === 'object' && data !== null && jsonIsStandard()) {
       const code = status ?? this.#status;
-      return (this._made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
+      return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
     }
     return this.#make(JSON.stringify(data) ?? 'null', JSON_TYPE, status, headers);
   }
 
   text(text: string, status?: StatusCode, headers?: Record<string, string>): Response {
     // A bare string body gets the spec's text/plain content type: no headers object to build (4× faster).
-    if (!this.light && this.#headers === null && headers === undefined) {
+    if (this.#config.respond === undefined && this.#headers === null && headers === undefined) {
       const code = status ?? this.#status;
-      return (this._made = code === 200 ? new Response(text) : new Response(text, { status: code }));
+      return (this.#made = code === 200 ? new Response(text) : new Response(text, { status: code }));
     }
     return this.#make(text, TEXT_TYPE, status, headers);
   }
@@ -196,7 +241,7 @@ export class Context<E extends Env = Env, I = {}> {
   /** A response with any body; the content type is yours to set. */
   body(data: BodyInit | null, status?: StatusCode, headers?: Record<string, string>): Response {
     if (data === null || typeof data === 'string' || data instanceof Uint8Array) return this.#make(data, undefined, status, headers);
-    return (this._made = new Response(data, { status: status ?? this.#status, headers: toHeadersInit(this.#merge(undefined, headers)) }));
+    return (this.#made = new Response(data, { status: status ?? this.#status, headers: toHeadersInit(this.#merge(undefined, headers)) }));
   }
 
   /**
@@ -209,7 +254,7 @@ export class Context<E extends Env = Env, I = {}> {
     headers?: Record<string, string>,
   ): Response {
     const init = { status: status ?? this.#status, headers: toHeadersInit(this.#merge(TEXT_TYPE, headers)) };
-    if (typeof source !== 'function') return (this._made = new Response(source, init));
+    if (typeof source !== 'function') return (this.#made = new Response(source, init));
     const raw = this.#raw;
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: 1 });
     const w = writable.getWriter();
@@ -240,10 +285,10 @@ export class Context<E extends Env = Env, I = {}> {
         (err) => w.abort(err),
       )
       .catch(() => {});
-    return (this._made = new Response(readable, init));
+    return (this.#made = new Response(readable, init));
   }
 
-  /** Redirect to a same-origin path or an absolute http(s) URL. */
+  /** Redirect to a same-origin path or an absolute http(s) URL; anything else throws (see `isSafeLocation`). */
   redirect(location: string, status: RedirectStatus = 302): Response {
     if (![301, 302, 303, 307, 308].includes(status)) throw new TypeError(`Redirect status must be 301, 302, 303, 307 or 308, not ${status}`);
     if (!isSafeLocation(location)) throw new TypeError(`Refusing to redirect to ${JSON.stringify(location)}: use a path starting with "/" or an absolute http(s) URL`);
@@ -256,10 +301,10 @@ export class Context<E extends Env = Env, I = {}> {
    * A view already loaded answers at once, without a promise; `await` works on both.
    */
   render(name: string, data?: unknown, options?: { status?: StatusCode; stream?: boolean; headers?: Record<string, string> }): Response | Promise<Response> {
-    const views = this.config.views;
+    const views = this.#config.views;
     if (!views) throw new Error('c.render needs views: new App({ views: createViews(...) })');
     if (options?.stream) {
-      return (this._made = new Response(views.stream(name, data), {
+      return (this.#made = new Response(views.stream(name, data), {
         status: options.status ?? this.#status,
         headers: toHeadersInit(this.#merge(HTML_TYPE, options.headers)),
       }));
@@ -286,16 +331,18 @@ export class Context<E extends Env = Env, I = {}> {
   #make(payload: string | Uint8Array | null, type: string | undefined, status: StatusCode | undefined, extra: Record<string, string> | undefined): Response {
     const headers = this.#merge(type, extra);
     const code = status ?? this.#status;
-    const res = this.light
-      ? (new LightResponse(payload, code, headers) as unknown as Response)
-      : new Response(payload as BodyInit | null, { status: code, headers: toHeadersInit(headers) });
-    this._made = res;
-    return res;
+    const respond = this.#config.respond;
+    return (this.#made =
+      respond !== undefined ? respond(payload, code, headers) : new Response(payload as BodyInit | null, { status: code, headers: toHeadersInit(headers) }));
   }
 }
 
-function isSafeLocation(location: string): boolean {
-  // eslint-disable-next-line no-control-regex
+/**
+ * Whether a redirect target stays on this origin or names an http(s) URL:
+ * no control characters, no scheme-relative `//host` or `/\host`.
+ */
+export function isSafeLocation(location: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\u0000-\u001f\u007f]/.test(location)) return false;
   if (location.startsWith('/')) return !location.startsWith('//') && !location.startsWith('/\\');
   try {

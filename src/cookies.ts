@@ -36,13 +36,22 @@ export interface CookieOptions {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+// A ";" would start a new attribute, and CR/LF a new header line.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const UNSAFE_ATTRIBUTE = /[;\u0000-\u001f\u007f]/;
+
+function attribute(name: string, value: string): string {
+  if (UNSAFE_ATTRIBUTE.test(value)) throw new TypeError(`Cookie ${name} must not hold ";" or control characters: ${JSON.stringify(value)}`);
+  return value;
+}
+
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
   if (!TOKEN.test(name)) throw new TypeError(`Invalid cookie name: ${name}`);
   let out = `${name}=${encodeURIComponent(value)}`;
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`;
   if (options.expires) out += `; Expires=${options.expires.toUTCString()}`;
-  if (options.domain) out += `; Domain=${options.domain}`;
-  out += `; Path=${options.path ?? '/'}`;
+  if (options.domain) out += `; Domain=${attribute('domain', options.domain)}`;
+  out += `; Path=${attribute('path', options.path ?? '/')}`;
   if (options.httpOnly) out += '; HttpOnly';
   if (options.secure || options.sameSite === 'None' || options.partitioned) out += '; Secure';
   if (options.sameSite) out += `; SameSite=${options.sameSite}`;

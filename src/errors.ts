@@ -101,3 +101,21 @@ export function errorResponse(error: unknown, accept: string | null, dev: boolea
   if (dev && error instanceof Error && error.stack) problem.stack = error.stack;
   return new Response(JSON.stringify(problem), { status, headers });
 }
+
+/**
+ * The answer to anything that escaped the app, the same on every runtime:
+ * problem+json 500 with no message. Given an error (dev mode only), it shows it.
+ */
+export function internalError(devError?: unknown): Response {
+  if (devError !== undefined) {
+    try {
+      return errorResponse(devError, null, true);
+    } catch {
+      // fall through to the plain answer
+    }
+  }
+  return new Response('{"type":"about:blank","title":"Internal Server Error","status":500}', {
+    status: 500,
+    headers: { 'content-type': 'application/problem+json' },
+  });
+}

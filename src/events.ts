@@ -1,7 +1,9 @@
 import type { Context, ExecutionContext } from './context.ts';
 import { BodyError, type BodyRejection, type HttpError } from './errors.ts';
 import type { RequestLike } from './request.ts';
-import type { LightResponse } from './response.ts';
+import type { ViewEvent } from './views/renderer.ts';
+
+type ViewMetadata<K extends ViewEvent['kind']> = Extract<ViewEvent, { kind: K }>['metadata'];
 
 /** What every request event carries. Costly fields are read only when a listener reads them. */
 export interface RequestMetadata {
@@ -20,7 +22,7 @@ export interface RequestMetadata {
   /** The response body's size in bytes, when known before it is sent (not for streams without Content-Length). */
   readonly responseSize: number | undefined;
   readonly userAgent: string | undefined;
-  /** The client's address where the runtime gives it (Node, Deno, Bun, Workers' cf-connecting-ip). */
+  /** The same value as `c.req.ip`: the client's address where the runtime gives it, after the app's trustProxy rule. */
   readonly clientAddress: string | undefined;
   /** Any request header. */
   header(name: string): string | undefined;
@@ -46,10 +48,10 @@ export interface EventMap {
   /** A route module failed to load (file routes). */
   'route:error': { route?: string; file?: string; error: unknown };
   /** Views (`new App({ views })`): the view's name and the time taken, in ms. */
-  'view:compiled': { view: string; ms: number };
-  'view:rendered': { view: string; ms: number; size: number; stream: boolean };
+  'view:compiled': ViewMetadata<'view:compiled'>;
+  'view:rendered': ViewMetadata<'view:rendered'>;
   /** The view's name and position; `message` never holds data values. */
-  'view:error': { view: string; errorKind: string; line?: number; column?: number; message: string; error: unknown };
+  'view:error': ViewMetadata<'view:error'>;
   'worker:timeout': { pool: string; workerId: number; taskId: number; task: string; timeoutMs: number };
   'worker:crash': { pool: string; workerId: number; taskId: number | undefined; task: string | undefined; error: unknown; exitCode: number | undefined };
   'worker:respawn': { pool: string; workerId: number; replaces: number; reason: 'timeout' | 'crash' };
@@ -86,12 +88,6 @@ export class EventBus {
   observing = false;
   /** Where listener failures go; the default logs the first failure per event kind. */
   onListenerError: (error: unknown, event: RoveEvent) => void = logOnce;
-  /**
-   * The client address of a request, where the runtime gives it. Adapters set
-   * it; it is called only when a listener reads `clientAddress`.
-   */
-  clientAddress: ((request: RequestLike) => string | undefined) | undefined = undefined;
-
   #entries: Entry[] = [];
   #byKind = new Map<string, readonly Listener<any>[]>();
   // The request kinds, cached as fields: they are looked up on every observed request.
@@ -211,8 +207,6 @@ export function bodyRejection(error: unknown): BodyRejectedMetadata['reason'] | 
   return error instanceof BodyError ? error.reason : undefined;
 }
 
-type Result = Response | LightResponse;
-
 /** The metadata of one request event. Plain fields are set at once; the rest are read from the request on demand. */
 export class RequestInfo implements RequestMetadata {
   reason: BodyRejectedMetadata['reason'] | undefined = undefined;
@@ -225,8 +219,8 @@ export class RequestInfo implements RequestMetadata {
     readonly durationMs: number,
     readonly error: unknown,
     private readonly request: RequestLike,
-    private readonly result: Result | undefined,
-    private readonly bus: EventBus,
+    private readonly result: Response | undefined,
+    private readonly c: Context<any, any>,
   ) {}
 
   header(name: string): string | undefined {
@@ -245,11 +239,6 @@ export class RequestInfo implements RequestMetadata {
   get responseSize(): number | undefined {
     const r = this.result;
     if (r === undefined) return undefined;
-    if (!(r instanceof Response)) {
-      const payload = (r as LightResponse).payload;
-      if (payload === null) return 0;
-      return typeof payload === 'string' ? utf8Length(payload) : payload.byteLength;
-    }
     const length = r.headers.get('content-length');
     if (length !== null) return Number(length);
     return r.body === null ? 0 : undefined;
@@ -260,9 +249,8 @@ export class RequestInfo implements RequestMetadata {
   }
 
   get clientAddress(): string | undefined {
-    const find = this.bus.clientAddress;
     try {
-      return find === undefined ? undefined : find(this.request);
+      return this.c.req.ip;
     } catch {
       return undefined;
     }
@@ -287,20 +275,6 @@ export class RequestInfo implements RequestMetadata {
   }
 }
 
-function utf8Length(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      n += 2; // a surrogate pair: 4 bytes for 2 UTF-16 units
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
-
 /**
  * Run one request while someone listens: time it and report how it ended.
  * The app calls this only when `bus.observing` is true.
@@ -310,10 +284,10 @@ export function observeRequest(
   request: RequestLike,
   c: Context<any, any>,
   route: string | null,
-  run: () => Result | Promise<Result>,
-): Result | Promise<Result> {
+  run: () => Response | Promise<Response>,
+): Response | Promise<Response> {
   const start = performance.now();
-  let out: Result | Promise<Result>;
+  let out: Response | Promise<Response>;
   try {
     out = run();
   } catch (error) {
@@ -336,7 +310,7 @@ export function observeRequest(
   return out;
 }
 
-function report(bus: EventBus, request: RequestLike, c: Context<any, any>, route: string | null, start: number, result: Result | undefined, thrown: unknown): void {
+function report(bus: EventBus, request: RequestLike, c: Context<any, any>, route: string | null, start: number, result: Response | undefined, thrown: unknown): void {
   const end = performance.now();
   const info = new RequestInfo(
     request.method,
@@ -347,7 +321,7 @@ function report(bus: EventBus, request: RequestLike, c: Context<any, any>, route
     thrown !== undefined ? thrown : c.error,
     request,
     result,
-    bus,
+    c,
   );
   // The end time as an epoch timestamp without a second clock read (workerd: origin 0, now() is epoch time).
   bus.request(info, TIME_ORIGIN + end, c.executionCtx);

@@ -4,6 +4,11 @@ import { BodyError } from './errors.ts';
 import { queryValue } from './query.ts';
 import type { Params } from './router.ts';
 
+/** What the request side reads from the app (ContextConfig satisfies it). */
+interface RequestScope {
+  clientIp(request: RequestLike, info: unknown): string | undefined;
+}
+
 /**
  * What the core reads from an incoming request. A real `Request` satisfies it;
  * an adapter may pass a lazier object and offer `toRequest()` to build the real
@@ -28,6 +33,8 @@ const encoder = new TextEncoder();
 /** The request side of a context: params, query, headers, cookies and body readers that read once. */
 export class RoveRequest {
   #raw: RequestLike;
+  readonly #original: RequestLike;
+  #ip: string | undefined | null = null;
   #query: URLSearchParams | undefined;
   #cookies: Record<string, string> | undefined;
   #bytes: Promise<Uint8Array> | undefined;
@@ -41,9 +48,22 @@ export class RoveRequest {
     readonly path: string,
     private readonly queryString: string,
     private readonly params: Params,
+    private readonly scope: RequestScope,
+    private readonly info: unknown,
     private readonly limit: () => number,
   ) {
     this.#raw = raw;
+    this.#original = raw;
+  }
+
+  /**
+   * The client's address: the connection's peer (on Workers, `cf-connecting-ip`),
+   * or with the app's `trustProxy` option, the address its trusted proxies forwarded.
+   * Undefined where the runtime does not tell (a Request built in a test).
+   */
+  get ip(): string | undefined {
+    if (this.#ip === null) this.#ip = this.scope.clientIp(this.#original, this.info);
+    return this.#ip;
   }
 
   get method(): string {
@@ -72,10 +92,12 @@ export class RoveRequest {
   param(): Params;
   param(name: string): string | undefined;
   param(name?: string): Params | string | undefined {
-    return name === undefined ? this.params : this.params[name];
+    if (name === undefined) return this.params;
+    // Own params only: `constructor` or `toString` must not answer with Object.prototype's.
+    return Object.hasOwn(this.params, name) ? this.params[name] : undefined;
   }
 
-  /** First value of a query parameter, or every parameter's first value. */
+  /** First value of a query parameter, or every parameter's first value (a prototype-free object: any name is an own key). */
   query(): Record<string, string>;
   query(name: string): string | undefined;
   query(name?: string): Record<string, string> | string | undefined {
@@ -85,8 +107,8 @@ export class RoveRequest {
     }
     const q = (this.#query ??= new URLSearchParams(this.queryString));
     if (name !== undefined) return q.get(name) ?? undefined;
-    const out: Record<string, string> = {};
-    for (const [k, v] of q) if (!(k in out)) out[k] = v;
+    const out: Record<string, string> = Object.create(null);
+    for (const [k, v] of q) if (!Object.hasOwn(out, k)) out[k] = v;
     return out;
   }
 
@@ -169,11 +191,11 @@ export class RoveRequest {
 
   /** The body as FormData (urlencoded or multipart); anything else answers 415. */
   formData(): Promise<FormData> {
-    return (this.#form ??= this.bytes().then(async (b) => {
-      const type = this.#raw.headers.get('content-type') ?? '';
-      if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) {
-        throw new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)');
-      }
+    if (this.#form !== undefined) return this.#form;
+    const type = this.#raw.headers.get('content-type') ?? '';
+    // Refused before a byte of the body is read.
+    if (!isFormType(type)) return (this.#form = Promise.reject(new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)')));
+    return (this.#form = this.bytes().then(async (b) => {
       try {
         return await new Response(b as BodyInit, { headers: { 'content-type': type } }).formData();
       } catch {
@@ -182,16 +204,37 @@ export class RoveRequest {
     }));
   }
 
-  /** The form as an object; repeated fields become arrays. */
+  /**
+   * The form as an object; repeated fields become arrays. The object has no
+   * prototype, so a field named `__proto__` or `toString` is an own key like any other.
+   */
   async form(): Promise<Record<string, FormValue | FormValue[]>> {
     const data = await this.formData();
-    const out: Record<string, FormValue | FormValue[]> = {};
+    const out: Record<string, FormValue | FormValue[]> = Object.create(null);
     data.forEach((value, key) => {
-      const prev = out[key];
+      const prev = Object.hasOwn(out, key) ? out[key] : undefined;
       if (prev === undefined) out[key] = value;
       else if (Array.isArray(prev)) prev.push(value);
       else out[key] = [prev, value];
     });
     return out;
   }
+}
+
+/** The media type of a Content-Type value, lower-cased, without parameters. */
+export function mediaType(contentType: string | null): string {
+  if (contentType === null) return '';
+  const semi = contentType.indexOf(';');
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
+export function isFormType(contentType: string | null): boolean {
+  const type = mediaType(contentType);
+  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+}
+
+/** `application/json` or any `+json` type (`application/problem+json`). */
+export function isJsonType(contentType: string | null): boolean {
+  const type = mediaType(contentType);
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }

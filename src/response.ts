@@ -1,41 +1,6 @@
 /** Response headers kept as a plain object until a real `Headers` is needed. Names are lower-case. */
 export type HeaderRecord = Record<string, string | string[]>;
 
-/**
- * A response a helper built (`c.json`, `c.text`, …) for the Node adapter, not
- * yet turned into a `Response`: the adapter writes it straight to the socket.
- * Everywhere else helpers build a real `Response`.
- */
-export class LightResponse {
-  #headers: Headers | undefined;
-
-  constructor(
-    readonly payload: string | Uint8Array | null,
-    readonly status: number,
-    readonly record: HeaderRecord,
-  ) {}
-
-  get ok(): boolean {
-    return this.status >= 200 && this.status < 300;
-  }
-
-  /** Like `Response.headers`; after this is read, the adapter writes these headers instead of `record`. */
-  get headers(): Headers {
-    return (this.#headers ??= new Headers(toHeadersInit(this.record)));
-  }
-
-  get touchedHeaders(): Headers | undefined {
-    return this.#headers;
-  }
-
-  toResponse(): Response {
-    return new Response(this.payload as BodyInit | null, {
-      status: this.status,
-      headers: this.#headers ?? toHeadersInit(this.record),
-    });
-  }
-}
-
 export function toHeadersInit(headers: HeaderRecord): HeadersInit {
   let multi = false;
   for (const k in headers) if (typeof headers[k] !== 'string') multi = true;

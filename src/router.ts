@@ -7,7 +7,14 @@
  * two constrained params at the same position. When the most specific branch
  * has no route for the request method, matching backtracks to the next one, so
  * `POST /users/new` never hides `GET /users/:id`.
+ *
+ * Paths are matched segment by segment on decoded text: a segment is split on
+ * a raw `/` first, then percent-decoded. The app refuses `%2F` and empty inner
+ * segments before matching (see path.ts), so a decoded segment never holds `/`.
  */
+import { parseRoute, RouteError, routeVariants, type Segment } from './pattern.ts';
+
+export { parseRoute, routeVariants, RouteError, type Segment } from './pattern.ts';
 
 export type Params = Record<string, string>;
 
@@ -48,14 +55,8 @@ class Node<T> {
   routes: Methods<T> | null = null;
 }
 
-const EMPTY_PARAMS: Params = Object.freeze(Object.create(null)) as Params;
-
-type Segment =
-  | { kind: 'static'; text: string }
-  | { kind: 'param'; name: string; re: RegExp | null; source: string; optional: boolean }
-  | { kind: 'wildcard'; name: string };
-
-export class RouteError extends Error {}
+/** The params of a route without any: frozen and prototype-free. */
+export const EMPTY_PARAMS: Params = Object.freeze(Object.create(null)) as Params;
 
 function decode(text: string): string | undefined {
   if (text.indexOf('%') === -1) return text;
@@ -66,114 +67,28 @@ function decode(text: string): string | undefined {
   }
 }
 
-function parsePattern(path: string): Segment[] {
-  if (path === '*' || path === '/*') return [{ kind: 'wildcard', name: '*' }];
-  if (!path.startsWith('/')) throw new RouteError(`Route path must start with "/": ${path}`);
-  const parts = splitPattern(path.slice(1));
-  const segments: Segment[] = [];
-  parts.forEach((part, i) => {
-    const last = i === parts.length - 1;
-    if (part === '*' || /^\*[A-Za-z_$][\w$]*$/.test(part)) {
-      if (!last) throw new RouteError(`A wildcard must be the last segment: ${path}`);
-      segments.push({ kind: 'wildcard', name: part === '*' ? '*' : part.slice(1) });
-      return;
-    }
-    const m = /^:([A-Za-z_$][\w$]*)(?:\{(.+)\})?(\?)?$/.exec(part);
-    if (m) {
-      let re: RegExp | null = null;
-      if (m[2] !== undefined) {
-        try {
-          re = new RegExp(`^(?:${m[2]})$`);
-        } catch {
-          throw new RouteError(`Invalid constraint in ${path}: ${m[2]}`);
-        }
-      }
-      segments.push({ kind: 'param', name: m[1], re, source: m[2] ?? '', optional: m[3] === '?' });
-      return;
-    }
-    if (part.includes(':') && part.startsWith(':')) throw new RouteError(`Invalid param segment in ${path}: ${part}`);
-    const text = decode(part);
-    if (text === undefined) throw new RouteError(`Malformed percent-encoding in route ${path}`);
-    segments.push({ kind: 'static', text });
-  });
-  return segments;
-}
-
-/** Split on "/" except inside a `{...}` constraint, which may contain slashes. */
-function splitPattern(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i];
-    if (ch === '\\') i++;
-    else if (ch === '{') depth++;
-    else if (ch === '}') depth--;
-    else if (ch === '/' && depth === 0) {
-      parts.push(body.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(body.slice(start));
-  return parts;
-}
-
-/** Every concrete variant of a pattern: each optional param present or absent. */
-function expandOptional(segments: Segment[]): Segment[][] {
-  let variants: Segment[][] = [[]];
-  for (const seg of segments) {
-    if (seg.kind === 'param' && seg.optional) {
-      variants = variants.flatMap((v) => [[...v, seg], v]);
-    } else {
-      variants = variants.map((v) => [...v, seg]);
-    }
-  }
-  // "/a/:b?" without b is "/a", not "/a/": drop a variant that became empty
-  // only if the original had at least one segment; "/" is the empty-text static.
-  return variants.map((v) => (v.length === 0 ? [{ kind: 'static', text: '' } as Segment] : v));
-}
-
-function isStaticPath(segments: Segment[]): boolean {
-  return segments.every((s) => s.kind === 'static');
-}
-
 export class Router<T> {
   private root = new Node<T>();
   /** Fully static paths, keyed by the raw path, for a lookup without a walk. */
   private statics = new Map<string, Methods<T>>();
 
-  add(method: string, path: string, value: T): void {
+  /**
+   * Register a route. `value` may depend on the concrete variant (an optional
+   * param present or absent), so a caller can give each variant its own value.
+   * Either every variant is registered, or none is (a conflict throws first).
+   */
+  add(method: string, path: string, value: T | ((variant: Segment[]) => T)): void {
     const key = method.toUpperCase();
-    for (const segments of expandOptional(parsePattern(path))) {
-      const names: string[] = [];
-      let node = this.root;
-      let methods: Methods<T> | null = null;
-      for (const seg of segments) {
-        if (seg.kind === 'static') {
-          node.statics ??= new Map();
-          let next = node.statics.get(seg.text);
-          if (!next) node.statics.set(seg.text, (next = new Node()));
-          node = next;
-        } else if (seg.kind === 'param') {
-          names.push(seg.name);
-          if (seg.re) {
-            node.constrained ??= [];
-            let c = node.constrained.find((x) => x.source === seg.source);
-            if (!c) node.constrained.push((c = { source: seg.source, re: seg.re, node: new Node() }));
-            node = c.node;
-          } else {
-            node = node.param ??= new Node();
-          }
-        } else {
-          names.push(seg.name);
-          methods = node.wildcard ??= new Map();
-        }
-      }
-      methods ??= node.routes ??= new Map();
-      if (methods.has(key)) throw new RouteError(`Route registered twice: ${key} ${path}`);
-      const entry: Entry<T> = { value, names };
-      methods.set(key, entry);
-      if (isStaticPath(segments)) {
+    const variants = routeVariants(parseRoute(path));
+    const planned = variants.map((segments) => ({ segments, ...this.place(segments) }));
+    for (const p of planned) {
+      if (p.methods?.has(key)) throw new RouteError(`Route registered twice: ${key} ${path}`);
+    }
+    for (const { segments } of planned) {
+      const { methods, names } = this.place(segments, true);
+      const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
+      methods!.set(key, entry);
+      if (segments.every((s) => s.kind === 'static')) {
         const raw = '/' + segments.map((s) => encodeStatic((s as { text: string }).text)).join('/');
         let m = this.statics.get(raw);
         if (!m) this.statics.set(raw, (m = new Map()));
@@ -182,8 +97,55 @@ export class Router<T> {
     }
   }
 
-  /** The route for a request; params longer than `maxParamLength` are named in `tooLong`. */
+  /** Find (or, with `create`, make) the method map a variant's routes live in. */
+  private place(segments: Segment[], create = false): { methods: Methods<T> | null; names: string[] } {
+    const names: string[] = [];
+    let node: Node<T> | undefined = this.root;
+    for (const seg of segments) {
+      if (seg.kind === 'wildcard') {
+        names.push(seg.name);
+        if (create) node.wildcard ??= new Map();
+        return { methods: node.wildcard, names };
+      }
+      let next: Node<T> | undefined;
+      if (seg.kind === 'static') {
+        next = node.statics?.get(seg.text);
+        if (!next && create) (node.statics ??= new Map()).set(seg.text, (next = new Node()));
+      } else {
+        names.push(seg.name);
+        if (seg.re) {
+          let c = node.constrained?.find((x) => x.source === seg.source);
+          if (!c && create) (node.constrained ??= []).push((c = { source: seg.source, re: seg.re, node: new Node() }));
+          next = c?.node;
+        } else {
+          next = node.param ?? (create ? (node.param = new Node()) : undefined);
+        }
+      }
+      if (!next) return { methods: null, names };
+      node = next;
+    }
+    if (create) node.routes ??= new Map();
+    return { methods: node.routes, names };
+  }
+
+  /** A fully static route for the raw path, without a walk or any decoding; undefined when there is none. */
+  exact(method: string, path: string): T | undefined {
+    const hit = this.statics.get(path);
+    return hit === undefined ? undefined : pick(hit, method)?.value;
+  }
+
+  /**
+   * The route for a request; params longer than `maxParamLength` are named in `tooLong`.
+   * Methods match case-insensitively: a lower-case method is retried upper-case.
+   */
   match(method: string, path: string, maxParamLength = Infinity): Match<T> | null {
+    const found = this.find(method, path, maxParamLength);
+    if (found !== null) return found;
+    const upper = method.toUpperCase();
+    return upper === method ? null : this.find(upper, path, maxParamLength);
+  }
+
+  private find(method: string, path: string, maxParamLength: number): Match<T> | null {
     const hit = this.statics.get(path);
     if (hit !== undefined) {
       const entry = pick(hit, method);
@@ -222,14 +184,7 @@ export class Router<T> {
     return [...known, ...extra];
   }
 
-  private walk(
-    node: Node<T>,
-    path: string,
-    start: number,
-    method: string,
-    values: string[],
-    encoded: boolean,
-  ): Entry<T> | undefined {
+  private walk(node: Node<T>, path: string, start: number, method: string, values: string[], encoded: boolean): Entry<T> | undefined {
     const slash = path.indexOf('/', start);
     const end = slash === -1 ? path.length : slash;
     const raw = path.slice(start, end);
@@ -239,30 +194,29 @@ export class Router<T> {
       const text = encoded ? decode(raw) : raw;
       const next = text === undefined ? undefined : node.statics.get(text);
       if (next !== undefined) {
-        const found = last ? (next.routes && pick(next.routes, method)) : this.walk(next, path, end + 1, method, values, encoded);
+        const found = last ? next.routes && pick(next.routes, method) : this.walk(next, path, end + 1, method, values, encoded);
         if (found) return found;
       }
     }
-    if (raw.length > 0) {
-      if (node.constrained !== null) {
-        const text = encoded ? decode(raw) : raw;
-        if (text !== undefined) {
-          for (const c of node.constrained) {
-            if (!c.re.test(text)) continue;
-            values.push(raw);
-            const found = last ? (c.node.routes && pick(c.node.routes, method)) : this.walk(c.node, path, end + 1, method, values, encoded);
-            if (found) return found;
-            values.pop();
-          }
+    // A constraint decides for itself whether an empty segment matches (`:name{.*}` on `/files/`).
+    if (node.constrained !== null) {
+      const text = encoded ? decode(raw) : raw;
+      if (text !== undefined) {
+        for (const c of node.constrained) {
+          if (!c.re.test(text)) continue;
+          values.push(raw);
+          const found = last ? c.node.routes && pick(c.node.routes, method) : this.walk(c.node, path, end + 1, method, values, encoded);
+          if (found) return found;
+          values.pop();
         }
       }
-      if (node.param !== null) {
-        values.push(raw);
-        const next = node.param;
-        const found = last ? (next.routes && pick(next.routes, method)) : this.walk(next, path, end + 1, method, values, encoded);
-        if (found) return found;
-        values.pop();
-      }
+    }
+    if (node.param !== null && raw.length > 0) {
+      values.push(raw);
+      const next = node.param;
+      const found = last ? next.routes && pick(next.routes, method) : this.walk(next, path, end + 1, method, values, encoded);
+      if (found) return found;
+      values.pop();
     }
     if (node.wildcard !== null) {
       const found = pick(node.wildcard, method);
@@ -286,10 +240,8 @@ export class Router<T> {
     };
     const st = text === undefined ? undefined : node.statics?.get(text);
     if (st) visit(st);
-    if (raw.length > 0) {
-      if (text !== undefined) for (const c of node.constrained ?? []) if (c.re.test(text)) visit(c.node);
-      if (node.param) visit(node.param);
-    }
+    if (text !== undefined) for (const c of node.constrained ?? []) if (c.re.test(text)) visit(c.node);
+    if (node.param && raw.length > 0) visit(node.param);
     node.wildcard?.forEach((_, m) => out.add(m));
   }
 }

@@ -1,6 +1,7 @@
 import type { Handler } from './compose.ts';
-import type { Context } from './context.ts';
+import { internals, type Context } from './context.ts';
 import { BodyError, HttpError } from './errors.ts';
+import { isFormType, isJsonType } from './request.ts';
 
 /** The Standard Schema v1 interface (zod 4, valibot and arktype implement it). */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -32,12 +33,15 @@ export interface ValidationIssue {
 function read(c: Context<any, any>, target: ValidationTarget): unknown {
   switch (target) {
     case 'json':
+      // A cross-site form or a fetch without preflight can only send text/plain or a form type: refuse them.
+      if (!isJsonType(c.req.header('content-type') ?? null)) throw new BodyError('unsupported-type', 415, 'Expected a JSON body (Content-Type: application/json)');
       return c.req.json();
     case 'query':
       return c.req.query();
     case 'params':
       return c.req.param();
     case 'form':
+      if (!isFormType(c.req.header('content-type') ?? null)) throw new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)');
       return c.req.form();
   }
 }
@@ -49,7 +53,11 @@ function issuePath(issue: StandardIssue): string {
 /**
  * Middleware that validates part of the request against any Standard Schema.
  * The handler reads the typed result with `c.valid(target)`. A failure answers
- * 400 problem+json with `errors: [{ path, message }]`.
+ * 400 problem+json with `errors: [{ path, message }]`. `json` and `form` check the
+ * Content-Type first: anything else answers 415 before the body is read.
+ *
+ * @example
+ * app.post('/users', validate('json', z.object({ name: z.string() })), (c) => c.json(c.valid('json'), 201));
  */
 export function validate<T extends ValidationTarget, S extends StandardSchemaV1>(
   target: T,
@@ -69,7 +77,7 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
         ? new BodyError('invalid', 400, message, { details: { errors } })
         : new HttpError(400, message, { details: { errors } });
     }
-    (c._valid ??= {})[target] = result.value;
+    internals.setValid(c, target, result.value);
     await next();
   };
 }

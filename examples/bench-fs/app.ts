@@ -4,8 +4,8 @@
 // This module makes the app without routes: the Node, Deno and Bun entries
 // scan ./routes at startup, the Workers and Deploy entries register the
 // manifest `npm run build:routes` writes (routes.gen.ts).
-import * as rove from '../../src/index.ts'
 import { App, type ViewRenderer } from '../../src/index.ts'
+import { createWorkerPool } from '../../src/workers/index.ts'
 
 export interface BenchFsAppOptions {
   views: ViewRenderer
@@ -16,10 +16,8 @@ export interface BenchFsAppOptions {
 }
 
 export function createBenchFsApp(options: BenchFsAppOptions) {
-  // Looked up through the namespace, as examples/bench does, so the app still loads where the pool is missing.
-  const createWorkerPool = (rove as { createWorkerPool?: (o: object) => unknown }).createWorkerPool
   const workers =
-    options.workers && typeof createWorkerPool === 'function'
+    options.workers
       ? createWorkerPool({
           // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
           module: () => new URL('./tasks.ts', import.meta.url),

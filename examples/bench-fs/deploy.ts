@@ -4,12 +4,13 @@ import { toDeploy } from '../../adapters/deno-deploy.ts'
 import { createViews } from '../../src/views/index.ts'
 import { createBenchFsApp } from './app.ts'
 import manifest from './routes.gen.ts'
+import { fileRoutes } from '../../src/fs-routes/index.ts'
 
 const app = createBenchFsApp({
   views: createViews({ compiled: manifest.views }),
   listener: Deno.env.get('BENCH_LISTENER') === '1',
   workers: Deno.env.get('BENCH_WORKERS') === '1',
 })
-app.routes(manifest)
+fileRoutes(app, manifest)
 
 export default toDeploy(app)

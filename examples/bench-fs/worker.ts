@@ -5,6 +5,7 @@ import { toWorker } from '../../adapters/cloudflare.ts'
 import { createViews } from '../../src/views/index.ts'
 import { createBenchFsApp } from './app.ts'
 import manifest from './routes.gen.ts'
+import { fileRoutes } from '../../src/fs-routes/index.ts'
 
 declare const __BENCH_LISTENER__: string | undefined
 declare const __BENCH_WORKERS__: string | undefined
@@ -14,6 +15,6 @@ const app = createBenchFsApp({
   listener: typeof __BENCH_LISTENER__ !== 'undefined' && __BENCH_LISTENER__ === '1',
   workers: typeof __BENCH_WORKERS__ !== 'undefined' && __BENCH_WORKERS__ === '1',
 })
-app.routes(manifest)
+fileRoutes(app, manifest)
 
 export default toWorker(app)

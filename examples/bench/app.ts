@@ -4,13 +4,13 @@
 //
 // Scenarios whose Rove feature has not landed yet answer 501 naming it, so
 // the runner reports them as failed instead of measuring something else.
-import * as rove from '../../src/index.ts'
 import { App, validate } from '../../src/index.ts'
 import { createViews } from '../../src/views/index.ts'
 import { POWERED_BY, cpuWork, fortunesForRequest, nestedUser } from '../../bench/shared/fixtures.ts'
 import { paramsSchema } from '../../bench/shared/schema.ts'
 import { RateLimiter, RingLog, decodeJwtPayload, requestId } from '../../bench/shared/chain.ts'
 import { templates } from './views.ts'
+import { createWorkerPool } from '../../src/workers/index.ts'
 
 type Vars = { requestId: string; claims: Record<string, unknown> }
 
@@ -29,10 +29,8 @@ function notYet(feature: string) {
 
 export function createBenchApp(options: BenchAppOptions = {}) {
   const views = createViews({ templates })
-  // Looked up through the namespace so the app still loads where the pool is missing.
-  const createWorkerPool = (rove as { createWorkerPool?: (o: object) => unknown }).createWorkerPool
   const workers =
-    options.workers && typeof createWorkerPool === 'function'
+    options.workers
       ? createWorkerPool({
           // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
           module: () => new URL('./tasks.ts', import.meta.url),

@@ -17,3 +17,5 @@ export {
 export { isRouteManifest, manifestEntries, MANIFEST_FORMAT, MANIFEST_VERSION, writeManifest, type ManifestSource, type RouteManifest } from './manifest.ts';
 export { loaderForDirectory, setDirectoryLoader, type ListedFile, type RouteLoader } from './loader.ts';
 export { mountFileRoutes, type FileRoutesOptions, type RouteLoadError } from './mount.ts';
+
+export { fileRoutes } from './file-routes.ts';

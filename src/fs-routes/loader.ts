@@ -31,7 +31,7 @@ let directoryLoader: ((dir: string | URL) => RouteLoader) | undefined;
 
 /**
  * Installed by adapters/fs-routes.ts when it is imported (`import 'rove/fs-routes'`),
- * so that `app.routes('./routes')` can scan on Node, Deno and Bun while the core
+ * so that `fileRoutes(app, './routes')` can scan on Node, Deno and Bun while the core
  * stays free of file-system code. The edge has no such adapter: it uses a manifest.
  */
 export function setDirectoryLoader(factory: (dir: string | URL) => RouteLoader): void {
@@ -41,8 +41,8 @@ export function setDirectoryLoader(factory: (dir: string | URL) => RouteLoader):
 export function loaderForDirectory(dir: string | URL): RouteLoader {
   if (directoryLoader === undefined) {
     throw new Error(
-      `app.routes(${JSON.stringify(String(dir))}) needs the file-system scanner: add \`import 'rove/fs-routes'\` (Node, Deno, Bun). ` +
-        'On Workers and Deno Deploy there is no file system: run `npm run build:routes` and pass the manifest it writes to app.routes().',
+      `fileRoutes(app, ${JSON.stringify(String(dir))}) needs the file-system scanner: add \`import 'rove/fs-routes'\` (Node, Deno, Bun). ` +
+        'On Workers and Deno Deploy there is no file system: run `npm run build:routes` and pass the manifest it writes to fileRoutes(app, manifest).',
     );
   }
   return directoryLoader(dir);

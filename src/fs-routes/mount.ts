@@ -25,7 +25,7 @@ export interface RouteLoadError {
 type Host = App<any>;
 
 /**
- * `app.routes(source)`. The table becomes a child app mounted on the host, so
+ * `fileRoutes(app, source)`. The table becomes a child app mounted on the host, so
  * precedence, middleware scoping, 405 and HEAD all work as for code routes;
  * a reload swaps the child in one step (`unmount(old, next)`).
  */

@@ -6,6 +6,9 @@ import { candidates, normalizeName } from './names.ts';
 import { parseView } from './parse.ts';
 import { State } from './runtime.ts';
 import { streamText } from './stream.ts';
+import type { ViewEvent, ViewRenderer } from './renderer.ts';
+
+export type { ViewEvent, ViewRenderer } from './renderer.ts';
 
 /** Where view sources come from when they are not in memory (the filesystem loader implements it). */
 export interface ViewSource {
@@ -14,14 +17,6 @@ export interface ViewSource {
   /** Every view name, for preload(). */
   list?(): Promise<string[]>;
 }
-
-export type ViewEvent =
-  | { kind: 'view:compiled'; metadata: { view: string; ms: number } }
-  | { kind: 'view:rendered'; metadata: { view: string; ms: number; size: number; stream: boolean } }
-  | {
-      kind: 'view:error';
-      metadata: { view: string; errorKind: ViewError['kind']; line?: number; column?: number; message: string; error: ViewError };
-    };
 
 export interface ViewsOptions {
   /** In-memory views by name: `{ 'hello.dve': 'Hello {{ name }}.' }`. */
@@ -39,12 +34,6 @@ export interface ViewsOptions {
   limits?: Partial<ViewLimits>;
   /** Observability hook; costs nothing when absent. */
   onEvent?: (event: ViewEvent) => void;
-}
-
-export interface ViewRenderer {
-  render(name: string, data?: unknown): Promise<string>;
-  /** UTF-8 bytes of the same output as render(). */
-  stream(name: string, data?: unknown): ReadableStream<Uint8Array>;
 }
 
 export interface Views extends ViewRenderer {

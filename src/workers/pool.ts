@@ -1,5 +1,6 @@
 import { HttpError } from '../errors.ts';
 import type { EventBus } from '../events.ts';
+import type { RunOptions, WorkerRunner } from './runner.ts';
 import { serializeError, type ReplyMessage, type RunMessage, type SerializedError, type TaskModule } from './protocol.ts';
 
 /** What a thread tells the pool. A spawner calls these; the pool ignores anything from a thread it already replaced. */
@@ -67,17 +68,6 @@ export interface WorkerPoolOptions {
   priority?: 'low' | 'normal';
   /** Names the pool in events (default `'default'`). */
   name?: string;
-}
-
-export interface RunOptions {
-  /** The task module export to call (default `'default'`). */
-  task?: string;
-}
-
-/** What handlers see as `c.worker`. */
-export interface WorkerRunner {
-  /** Run a task with a structured-cloned payload; resolves with its structured-cloned result. */
-  run<R = unknown>(payload?: unknown, options?: RunOptions): Promise<R>;
 }
 
 export type PoolMode = 'pending' | 'threads' | 'inline' | 'reject' | 'closed';
@@ -449,14 +439,9 @@ function remove<T>(list: T[], item: T): void {
   if (i !== -1) list.splice(i, 1);
 }
 
+export type { RunOptions, WorkerRunner } from './runner.ts';
+
 /** A pool of threads running `module`'s exports. Give it to the app: `new App({ workers: createWorkerPool({...}) })`. */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   return new WorkerPool(options);
 }
-
-/** `c.worker` of an app without a pool: every task answers 503, as the route would with the pool disabled. */
-export const NO_WORKERS: WorkerRunner = {
-  run() {
-    return Promise.reject(new HttpError(503, 'No worker pool: give the app one with new App({ workers: createWorkerPool(...) })'));
-  },
-};

@@ -78,7 +78,7 @@ describe('rove/otel', () => {
     const { tracer, spans } = fakeTracer();
     const { meter } = fakeMeter();
     otel(app, { tracer, meter });
-    app.events.clientAddress = () => '198.51.100.7';
+    app.bind({ runtime: 'test', address: () => '198.51.100.7' });
     await app.fetch(new Request('http://localhost/users/5', { headers: { 'user-agent': 'ua/1' } }));
     expect(spans).toHaveLength(1);
     const span = spans[0];

@@ -10,6 +10,7 @@ import { manifestEntries, writeManifest, type RouteManifest } from '../../src/fs
 import { classifyRouteFile } from '../../src/fs-routes/conventions.ts';
 import { buildRouteTable, describeRouteTable, type RouteTable } from '../../src/fs-routes/table.ts';
 import { App } from '../../src/index.ts';
+import { fileRoutes } from '../../src/fs-routes/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -75,9 +76,9 @@ describe('fs-routes manifest', () => {
       'GET /users/:id',
       'ALL /users/:id/posts',
     ]);
-    // And through the public API: app.routes(dir) and app.routes(manifest) make apps that answer alike.
-    const scanned = await new App().routes(join(dir, 'routes'));
-    const built = new App().routes(manifest);
+    // And through the public API: fileRoutes(app, dir) and fileRoutes(app, manifest) make apps that answer alike.
+    const scanned = await fileRoutes(new App(), join(dir, 'routes'));
+    const built = fileRoutes(new App(), manifest);
     expect(built.routeList).toEqual(scanned.routeList);
     for (const [method, path] of [['GET', '/'], ['POST', '/about'], ['GET', '/users/3'], ['PUT', '/users/3/posts'], ['GET', '/docs/a/b'], ['GET', '/_lib/x'], ['DELETE', '/about']]) {
       const a = await scanned.fetch(new Request('http://x' + path, { method }));

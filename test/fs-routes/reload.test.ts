@@ -6,6 +6,7 @@ import { App, type Context } from '../../src/index.ts';
 import type { ListedFile, RouteLoader } from '../../src/fs-routes/loader.ts';
 import type { RouteLoadError } from '../../src/fs-routes/mount.ts';
 import type { RouteModule } from '../../src/fs-routes/table.ts';
+import { fileRoutes } from '../../src/fs-routes/index.ts';
 
 /** Files as modules; `set` with an Error makes the import fail, as a syntax error would. */
 class MemoryLoader implements RouteLoader {
@@ -67,7 +68,7 @@ async function setup() {
   app.on('route:error', (e) => void events.push(e.metadata));
   const reported: RouteLoadError[] = [];
   const stop = new AbortController();
-  await app.routes(loader, { watch: true, signal: stop.signal, onError: (e) => reported.push(e) });
+  await fileRoutes(app, loader, { watch: true, signal: stop.signal, onError: (e) => reported.push(e) });
   return { loader, app, events, reported, stop };
 }
 
@@ -143,7 +144,7 @@ describe('fs-routes hot reload', () => {
     loader.set('ok.ts', text('ok'));
     loader.set('users/[id].ts', new SyntaxError('Unexpected end of input'));
     const app = new App();
-    await expect(app.routes(loader)).rejects.toThrow('users/[id].ts: Unexpected end of input');
+    await expect(fileRoutes(app, loader)).rejects.toThrow('users/[id].ts: Unexpected end of input');
     expect(app.routeList).toEqual([]);
   });
 
@@ -158,7 +159,7 @@ describe('fs-routes hot reload', () => {
   it('without watch (and not in dev mode), the directory is read once', async () => {
     const loader = new MemoryLoader();
     loader.set('index.ts', text('v1'));
-    const app = await new App().routes(loader);
+    const app = await fileRoutes(new App(), loader);
     loader.set('index.ts', text('v2'));
     await new Promise((r) => setTimeout(r, 60));
     expect(await body(app, '/')).toBe('200 v1');

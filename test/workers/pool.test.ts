@@ -3,7 +3,8 @@
 // fallback, deterministically. test/workers/runtimes.test.ts runs the same
 // faults on real threads in Node, Deno and Bun.
 import { describe, expect, it } from 'vitest';
-import { App, createWorkerPool, HttpError, type RoveEvent, type WorkerSpawner, type WorkerPoolOptions } from '../../src/index.ts';
+import { App, HttpError, type RoveEvent } from '../../src/index.ts';
+import { createWorkerPool, type WorkerSpawner, type WorkerPoolOptions } from '../../src/workers/index.ts';
 import type { RunMessage } from '../../src/workers/protocol.ts';
 import { serveTasks } from '../../src/workers/protocol.ts';
 

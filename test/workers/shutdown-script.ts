@@ -3,7 +3,7 @@
 // what happened as one JSON line. The process must then end by itself: a
 // thread left alive would keep it running.
 import type { ServeHandle, ServeOptions } from '../../adapters/serve-options.ts';
-import type { WorkerSpawner } from '../../src/index.ts';
+import type { WorkerSpawner } from '../../src/workers/index.ts';
 import { makeApp } from '../../examples/workers/app.ts';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown };

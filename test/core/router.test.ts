@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Router, RouteError } from '../src/router.ts';
+import { Router, RouteError } from '../../src/router.ts';
 
 function table(routes: [string, string][]): Router<string> {
   const r = new Router<string>();
@@ -164,5 +164,52 @@ describe('router', () => {
         expect(r.match('GET', '/s/a/b')?.value).toBe('GET /s/*');
       }),
     );
+  });
+});
+
+describe('router, against peers’ suites', () => {
+  it('two optional params register, and the earlier one takes a lone value', () => {
+    const r = table([['GET', '/v1/:version?/:platform?']]);
+    expect(r.match('GET', '/v1')?.params).toEqual({});
+    expect(r.match('GET', '/v1/a')?.params).toEqual({ version: 'a' });
+    expect(r.match('GET', '/v1/a/b')?.params).toEqual({ version: 'a', platform: 'b' });
+  });
+
+  it('a registration that collides leaves nothing behind', () => {
+    const r = table([['GET', '/v2/x']]);
+    expect(() => r.add('GET', '/v2/:a?/x', 'second')).toThrow(RouteError);
+    expect(r.match('GET', '/v2')).toBeNull();
+    expect(r.match('GET', '/v2/x')?.value).toBe('GET /v2/x');
+  });
+
+  it('a constrained param whose pattern accepts the empty string matches an empty last segment', () => {
+    const r = table([['GET', '/files/:name{.*}']]);
+    expect(r.match('GET', '/files/')?.params).toEqual({ name: '' });
+    expect(r.match('GET', '/files/a.txt')?.params).toEqual({ name: 'a.txt' });
+  });
+
+  it('a plain param never matches an empty segment', () => {
+    const r = table([['GET', '/a/:p']]);
+    expect(r.match('GET', '/a/')).toBeNull();
+  });
+
+  it('methods match case-insensitively', () => {
+    const r = table([['purge', '/cache'], ['GET', '/x']]);
+    expect(r.match('PURGE', '/cache')?.value).toBe('purge /cache');
+    expect(r.match('purge', '/cache')?.value).toBe('purge /cache');
+    expect(r.match('get', '/x')?.value).toBe('GET /x');
+  });
+
+  it('refuses a repeated param name, __proto__ as a name, and segments no request can have', () => {
+    expect(() => table([['GET', '/a/:id/:id']])).toThrow(/named twice/);
+    expect(() => table([['GET', '/a/:__proto__']])).toThrow(/__proto__/);
+    for (const p of ['/a//b', '/a/../b', '/a/./b', '/a/x%2Fy']) expect(() => table([['GET', p]]), p).toThrow(RouteError);
+  });
+
+  it('params are own values only: a missing optional param named like a prototype member is absent', async () => {
+    const { App } = await import('../../src/index.ts');
+    const app = new App().get('/api/:kind/:constructor?', (c) => c.json({ value: c.req.param('constructor') ?? null }));
+    const res = await app.fetch(new Request('http://localhost/api/x'));
+    expect(await res.json()).toEqual({ value: null });
   });
 });

@@ -1,0 +1,63 @@
+import type { TrustProxy } from './client-ip.ts';
+import type { Handler } from './compose.ts';
+import type { Env, ResponseFactory } from './context.ts';
+import type { RequestLike } from './request.ts';
+import type { ViewRenderer } from './views/renderer.ts';
+import type { WorkerPool } from './workers/pool.ts';
+
+export interface AppOptions {
+  /** Largest request body the body readers accept, in bytes (default 1 MiB); `bodyLimit()` changes it per route. */
+  bodyLimit?: number;
+  /** Longest URL accepted (default 8 KiB); longer answers 414. */
+  maxUrlLength?: number;
+  /** Longest single path param accepted (default 1 KiB); longer answers 414. */
+  maxParamLength?: number;
+  /** `'strict'` (default): `/a/` and `/a` are different paths. `'redirect'`: a miss redirects to the other form when it exists. */
+  trailingSlash?: 'strict' | 'redirect';
+  /** Dev mode shows error messages and stacks of 5xx responses. */
+  dev?: boolean;
+  views?: ViewRenderer;
+  /** The worker pool handlers reach as `c.worker` (`createWorkerPool` from rove/workers); without one, `c.worker.run()` answers 503. */
+  workers?: WorkerPool;
+  /**
+   * Which proxies in front of the server may name the client for `c.req.ip` (through `Forwarded` or
+   * `X-Forwarded-For`): a hop count, a list of addresses and CIDR ranges, or a predicate. Default: none,
+   * so `c.req.ip` is the connection's peer and those headers are ignored.
+   */
+  trustProxy?: TrustProxy;
+}
+
+/**
+ * What an adapter tells the app once, before serving it (`app.bind`). Everything is optional:
+ * an app that was never bound serves through `app.fetch` with plain Responses.
+ */
+export interface ServerBinding {
+  runtime: string;
+  /** The peer address of the connection a request came on; `info` is what the adapter passed to `handle`. */
+  address?(request: RequestLike, info: unknown): string | undefined;
+  /** Builds the responses context helpers return; must give something that is `instanceof Response`. */
+  respond?: ResponseFactory;
+  /** Throws when the runtime could not send `res`; called inside the app's error boundary. */
+  check?(res: Response): void;
+}
+
+/**
+ * Handlers typed so that the last one sees what every earlier one validated:
+ * each earlier handler's input type is inferred from it (e.g. `validate(...)`),
+ * and the last one defaults to their intersection.
+ */
+export interface RouteAdder<E extends Env, Self> {
+  <I1 = {}>(path: string, h1: Handler<E, I1>): Self;
+  <I1 = {}, I2 = I1>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>): Self;
+  <I1 = {}, I2 = I1, I3 = I1 & I2>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>): Self;
+  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>, h4: Handler<E, I4>): Self;
+  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3, I5 = I1 & I2 & I3 & I4>(
+    path: string,
+    h1: Handler<E, I1>,
+    h2: Handler<E, I2>,
+    h3: Handler<E, I3>,
+    h4: Handler<E, I4>,
+    h5: Handler<E, I5>,
+  ): Self;
+  (path: string, ...handlers: Handler<E, any>[]): Self;
+}

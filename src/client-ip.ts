@@ -1,0 +1,148 @@
+/**
+ * Which proxies may tell the app who the client is (`new App({ trustProxy })`):
+ * a hop count, a list of addresses and CIDR ranges, or a predicate.
+ */
+export type TrustProxy = number | readonly string[] | ((address: string) => boolean);
+
+/** The client address from the socket's peer and, when proxies are trusted, the forwarding headers. */
+export type ClientIp = (socket: string | undefined, request: { readonly headers: Headers }) => string | undefined;
+
+const MAX_FORWARDED = 64;
+
+/** Compile the trustProxy option once, at app construction. */
+export function clientIpResolver(trust: TrustProxy | undefined): ClientIp {
+  if (trust === undefined || trust === 0) return (socket) => socket;
+  if (typeof trust === 'number') {
+    if (!Number.isInteger(trust) || trust < 0) throw new RangeError('trustProxy needs a whole number of hops');
+    return (socket, request) => walk(socket, request, (_address, hop) => hop < trust);
+  }
+  const trusted = typeof trust === 'function' ? trust : addressMatcher(trust);
+  return (socket, request) => walk(socket, request, (address) => trusted(address));
+}
+
+/**
+ * Walk from the socket leftwards through the forwarded addresses while the
+ * current one is trusted; the first untrusted address is the client. A
+ * forwarded entry that is not an IP address stops the walk where it is.
+ */
+function walk(socket: string | undefined, request: { readonly headers: Headers }, trusted: (address: string, hop: number) => boolean): string | undefined {
+  if (socket === undefined) return undefined;
+  let current = socket;
+  let chain: string[] | undefined;
+  for (let hop = 0; trusted(current, hop); hop++) {
+    // Headers are read only when the socket's peer is trusted (a lazy Headers object stays unbuilt otherwise).
+    chain ??= forwardedFor(request.headers);
+    const next = chain.pop();
+    if (next === undefined || parseIp(next) === null) return current;
+    current = next;
+  }
+  return current;
+}
+
+/** The `for=` addresses of `Forwarded` (RFC 7239) when present, else of `X-Forwarded-For`, left to right. */
+function forwardedFor(headers: Headers): string[] {
+  const forwarded = headers.get('forwarded');
+  const out: string[] = [];
+  if (forwarded !== null) {
+    for (const element of forwarded.split(',', MAX_FORWARDED)) {
+      const pair = element.split(';').find((p) => p.trim().toLowerCase().startsWith('for='));
+      out.push(pair === undefined ? '' : stripPort(pair.trim().slice(4).replace(/^"|"$/g, '')));
+    }
+    return out;
+  }
+  const xff = headers.get('x-forwarded-for');
+  if (xff === null) return out;
+  for (const entry of xff.split(',', MAX_FORWARDED)) out.push(stripPort(entry.trim()));
+  return out;
+}
+
+/** `[v6]:port` → `v6`, `v4:port` → `v4`; a bare IPv6 address stays as it is. */
+function stripPort(text: string): string {
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']');
+    return end === -1 ? text : text.slice(1, end);
+  }
+  const colon = text.indexOf(':');
+  return colon !== -1 && colon === text.lastIndexOf(':') ? text.slice(0, colon) : text;
+}
+
+/** An address as 16 bytes (IPv4 as its IPv4-mapped IPv6 form), or null when it is not an IP address. */
+export function parseIp(text: string): Uint8Array | null {
+  if (text.includes(':')) return parseIpv6(text);
+  const v4 = parseIpv4(text);
+  if (v4 === null) return null;
+  const out = new Uint8Array(16);
+  out[10] = out[11] = 0xff;
+  out.set(v4, 12);
+  return out;
+}
+
+function parseIpv4(text: string): number[] | null {
+  const parts = text.split('.');
+  if (parts.length !== 4) return null;
+  const out: number[] = [];
+  for (const p of parts) {
+    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return null;
+    out.push(Number(p));
+  }
+  return out;
+}
+
+function parseIpv6(text: string): Uint8Array | null {
+  const zone = text.indexOf('%');
+  const body = zone === -1 ? text : text.slice(0, zone);
+  const halves = body.split('::');
+  if (halves.length > 2) return null;
+  const groups = (half: string): number[] | null => {
+    if (half === '') return [];
+    const out: number[] = [];
+    const parts = half.split(':');
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (i === parts.length - 1 && p.includes('.')) {
+        const v4 = parseIpv4(p);
+        if (v4 === null) return null;
+        out.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
+      } else if (/^[0-9a-f]{1,4}$/i.test(p)) out.push(parseInt(p, 16));
+      else return null;
+    }
+    return out;
+  };
+  const head = groups(halves[0]);
+  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  if (head === null || tail === null) return null;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const all = [...head, ...new Array<number>(missing).fill(0), ...tail];
+  const out = new Uint8Array(16);
+  all.forEach((g, i) => {
+    out[i * 2] = g >> 8;
+    out[i * 2 + 1] = g & 0xff;
+  });
+  return out;
+}
+
+/** A predicate for a list of addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`, `127.0.0.1`). */
+export function addressMatcher(list: readonly string[]): (address: string) => boolean {
+  const ranges = list.map((entry) => {
+    const [addr, bits] = entry.split('/');
+    const ip = parseIp(addr);
+    if (ip === null) throw new TypeError(`trustProxy: not an IP address or CIDR range: ${entry}`);
+    const v4 = !addr.includes(':');
+    const prefix = bits === undefined ? 128 : Number(bits) + (v4 ? 96 : 0);
+    if (!Number.isInteger(prefix) || prefix < (v4 ? 96 : 0) || prefix > 128) throw new TypeError(`trustProxy: bad prefix length in ${entry}`);
+    return { ip, prefix };
+  });
+  return (address) => {
+    const ip = parseIp(address);
+    return ip !== null && ranges.some((r) => inRange(ip, r.ip, r.prefix));
+  };
+}
+
+function inRange(ip: Uint8Array, base: Uint8Array, prefix: number): boolean {
+  for (let bit = 0; bit < prefix; bit += 8) {
+    const mask = prefix - bit >= 8 ? 0xff : (0xff << (8 - (prefix - bit))) & 0xff;
+    if ((ip[bit / 8] & mask) !== (base[bit / 8] & mask)) return false;
+  }
+  return true;
+}

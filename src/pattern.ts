@@ -1,0 +1,110 @@
+/**
+ * The one parser of path patterns: routes (`app.get('/users/:id', …)`) and
+ * middleware scopes (`app.use('/admin', …)`) both go through it, so both speak
+ * the same language of decoded segments.
+ */
+
+export type Segment =
+  | { kind: 'static'; text: string }
+  | { kind: 'param'; name: string; re: RegExp | null; source: string; optional: boolean }
+  | { kind: 'wildcard'; name: string };
+
+export class RouteError extends Error {}
+
+const NAME = /^[A-Za-z_$][\w$]*$/;
+
+/** Parse a pattern into segments; static segments are percent-decoded. */
+export function parseRoute(path: string): Segment[] {
+  if (path === '*' || path === '/*') return [{ kind: 'wildcard', name: '*' }];
+  if (!path.startsWith('/')) throw new RouteError(`Route path must start with "/": ${path}`);
+  const parts = splitPattern(path.slice(1));
+  const segments: Segment[] = [];
+  const seen = new Set<string>();
+  const named = (name: string) => {
+    if (name === '__proto__') throw new RouteError(`"__proto__" cannot name a param: ${path}`);
+    if (seen.has(name)) throw new RouteError(`Param "${name}" is named twice in ${path}`);
+    seen.add(name);
+    return name;
+  };
+  parts.forEach((part, i) => {
+    const last = i === parts.length - 1;
+    if (part === '*' || (part.startsWith('*') && NAME.test(part.slice(1)))) {
+      if (!last) throw new RouteError(`A wildcard must be the last segment: ${path}`);
+      segments.push({ kind: 'wildcard', name: part === '*' ? '*' : named(part.slice(1)) });
+      return;
+    }
+    const m = /^:([A-Za-z_$][\w$]*)(?:\{(.+)\})?(\?)?$/.exec(part);
+    if (m) {
+      let re: RegExp | null = null;
+      if (m[2] !== undefined) {
+        try {
+          re = new RegExp(`^(?:${m[2]})$`);
+        } catch {
+          throw new RouteError(`Invalid constraint in ${path}: ${m[2]}`);
+        }
+      }
+      segments.push({ kind: 'param', name: named(m[1]), re, source: m[2] ?? '', optional: m[3] === '?' });
+      return;
+    }
+    if (part.startsWith(':')) throw new RouteError(`Invalid param segment in ${path}: ${part}`);
+    let text: string;
+    try {
+      text = part.includes('%') ? decodeURIComponent(part) : part;
+    } catch {
+      throw new RouteError(`Malformed percent-encoding in route ${path}`);
+    }
+    // Requests with these never reach the router (path.ts normalises or refuses them).
+    if (text === '.' || text === '..' || text.includes('/') || (text === '' && !last)) {
+      throw new RouteError(`A route segment cannot be empty, "." or ".." or hold "/": ${path}`);
+    }
+    segments.push({ kind: 'static', text });
+  });
+  return segments;
+}
+
+/** Split on "/" except inside a `{...}` constraint, which may contain slashes. */
+function splitPattern(body: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === '\\') i++;
+    else if (ch === '{') depth++;
+    else if (ch === '}') depth--;
+    else if (ch === '/' && depth === 0) {
+      parts.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(body.slice(start));
+  return parts;
+}
+
+/** A segment's shape for the router: two variants with equal shapes are the same route. */
+function shape(s: Segment): string {
+  return s.kind === 'static' ? `s${s.text}` : s.kind === 'wildcard' ? '*' : s.re ? `c${s.source}` : ':';
+}
+
+/**
+ * Every concrete variant of a pattern: each optional param present or absent,
+ * earlier params kept first. Variants of the same shape collapse into the
+ * first (`/v1/:a?/:b?` on `/v1/x` gives `a`), so a pattern never collides with itself.
+ */
+export function routeVariants(segments: Segment[]): Segment[][] {
+  let variants: Segment[][] = [[]];
+  for (const seg of segments) {
+    variants = seg.kind === 'param' && seg.optional ? variants.flatMap((v) => [[...v, seg], v]) : variants.map((v) => [...v, seg]);
+  }
+  const seen = new Set<string>();
+  const out: Segment[][] = [];
+  for (const v of variants) {
+    // "/a/:b?" without b is "/a"; with nothing left it is "/", the empty-text static.
+    const concrete = v.length === 0 ? [{ kind: 'static', text: '' } as Segment] : v;
+    const key = concrete.map(shape).join('/');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(concrete);
+  }
+  return out;
+}

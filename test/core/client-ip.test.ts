@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { App, type TrustProxy } from '../../src/index.ts';
+import { addressMatcher, parseIp } from '../../src/client-ip.ts';
+
+async function ip(trustProxy: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}) {
+  const app = new App(trustProxy === undefined ? {} : { trustProxy });
+  app.bind({ runtime: 'test', address: () => socket });
+  app.get('/', (c) => c.json({ ip: c.req.ip ?? null }));
+  const res = await app.fetch(new Request('http://localhost/', { headers }));
+  return ((await res.json()) as { ip: string | null }).ip;
+}
+
+describe('c.req.ip', () => {
+  it('is the socket peer, and forwarding headers are ignored unless proxies are trusted', async () => {
+    expect(await ip(undefined, '203.0.113.5', { 'x-forwarded-for': '1.2.3.4' })).toBe('203.0.113.5');
+    expect(await ip(undefined, undefined)).toBeNull();
+  });
+
+  it('with a hop count, takes the address that many proxies left of the socket', async () => {
+    const xff = { 'x-forwarded-for': '198.51.100.1, 10.0.0.2, 10.0.0.3' };
+    expect(await ip(1, '10.0.0.9', xff)).toBe('10.0.0.3');
+    expect(await ip(2, '10.0.0.9', xff)).toBe('10.0.0.2');
+    expect(await ip(3, '10.0.0.9', xff)).toBe('198.51.100.1');
+    expect(await ip(9, '10.0.0.9', xff)).toBe('198.51.100.1');
+    expect(await ip(1, '10.0.0.9')).toBe('10.0.0.9');
+  });
+
+  it('with a list, walks left past trusted addresses and CIDR ranges', async () => {
+    const trust = ['10.0.0.0/8', '::1', 'fd00::/8'];
+    expect(await ip(trust, '10.0.0.9', { 'x-forwarded-for': '198.51.100.1, 10.1.2.3' })).toBe('198.51.100.1');
+    expect(await ip(trust, '::1', { 'x-forwarded-for': '2001:db8::1, fd12::1' })).toBe('2001:db8::1');
+    // A spoofed entry left of an untrusted hop is never reached.
+    expect(await ip(trust, '10.0.0.9', { 'x-forwarded-for': '6.6.6.6, 198.51.100.1' })).toBe('198.51.100.1');
+    // An untrusted socket: headers ignored.
+    expect(await ip(trust, '198.51.100.7', { 'x-forwarded-for': '6.6.6.6' })).toBe('198.51.100.7');
+    // IPv4-mapped IPv6 sockets match IPv4 ranges.
+    expect(await ip(trust, '::ffff:10.0.0.9', { 'x-forwarded-for': '198.51.100.1' })).toBe('198.51.100.1');
+  });
+
+  it('reads Forwarded (RFC 7239) before X-Forwarded-For, stripping quotes, brackets and ports', async () => {
+    const headers = { forwarded: 'for=198.51.100.1;proto=https, for="[2001:db8::7]:4711"', 'x-forwarded-for': '6.6.6.6' };
+    expect(await ip(1, '10.0.0.9', headers)).toBe('2001:db8::7');
+    expect(await ip(2, '10.0.0.9', headers)).toBe('198.51.100.1');
+    expect(await ip(1, '10.0.0.9', { forwarded: 'for=192.0.2.43:8080' })).toBe('192.0.2.43');
+  });
+
+  it('stops at an entry that is not an IP address, so garbage never becomes the client address', async () => {
+    expect(await ip(2, '10.0.0.9', { 'x-forwarded-for': 'evil, 10.0.0.3' })).toBe('10.0.0.3');
+    expect(await ip(1, '10.0.0.9', { forwarded: 'for=unknown' })).toBe('10.0.0.9');
+    expect(await ip(['10.0.0.0/8'], '10.0.0.9', { 'x-forwarded-for': '<script>' })).toBe('10.0.0.9');
+  });
+
+  it('a predicate decides trust', async () => {
+    expect(await ip((a) => a.startsWith('10.'), '10.0.0.9', { 'x-forwarded-for': '198.51.100.1' })).toBe('198.51.100.1');
+  });
+
+  it('refuses a bad option at construction', () => {
+    expect(() => new App({ trustProxy: -1 })).toThrow(RangeError);
+    expect(() => new App({ trustProxy: ['10.0.0.0/33'] })).toThrow(/prefix/);
+    expect(() => new App({ trustProxy: ['not-an-ip'] })).toThrow(/not an IP/);
+  });
+
+  it('parses IPv4, IPv6, compressed and embedded forms, and nothing else', () => {
+    expect(parseIp('1.2.3.4')).not.toBeNull();
+    expect(parseIp('::')).not.toBeNull();
+    expect(parseIp('2001:db8::1')).not.toBeNull();
+    expect(parseIp('::ffff:1.2.3.4')).toEqual(parseIp('1.2.3.4'));
+    for (const bad of ['1.2.3', '1.2.3.256', '1::2::3', '12345::', 'x', '', '1.2.3.4.5', ':::']) expect(parseIp(bad), bad).toBeNull();
+    expect(addressMatcher(['0.0.0.0/0'])('8.8.8.8')).toBe(true);
+    expect(addressMatcher(['192.168.1.0/24'])('192.168.2.1')).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every relative module a file names: imports, type imports and re-exports alike. */
+function edges(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)) out.push(resolve(dirname(file), m[1]));
+  for (const m of text.matchAll(/^\s*import\s+['"](\.[^'"]+)['"]/gm)) out.push(resolve(dirname(file), m[1]));
+  return out;
+}
+
+function cycles(all: string[]): string[][] {
+  const graph = new Map(all.map((f) => [f, edges(f).filter((t) => graph_has(all, t))]));
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (f: string) => {
+    state.set(f, 'open');
+    stack.push(f);
+    for (const t of graph.get(f) ?? []) {
+      if (state.get(t) === 'open') found.push([...stack.slice(stack.indexOf(t)), t].map((p) => relative(ROOT, p)));
+      else if (!state.has(t)) visit(t);
+    }
+    stack.pop();
+    state.set(f, 'done');
+  };
+  for (const f of all) if (!state.has(f)) visit(f);
+  return found;
+}
+
+function graph_has(all: string[], target: string): boolean {
+  return all.includes(target);
+}
+
+describe('module structure', () => {
+  it('src/ and adapters/ have no import cycles, type imports included', () => {
+    const all = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'adapters'))];
+    expect(cycles(all)).toEqual([]);
+  });
+});
