@@ -245,31 +245,31 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
     });
   });
 
-  describe('slow clients', () => {
-    const half = 'GET / HTTP/1.1\r\nHost: x\r\nX-Half: ';
+  // Deno has no knob to cut a slow client (the README says so); Deno Deploy and Workers sit behind their platform's edge.
+  if (runtime === 'node' || runtime === 'bun') {
+    describe('slow clients', () => {
+      const half = 'GET / HTTP/1.1\r\nHost: x\r\nX-Half: ';
 
-    if (runtime === 'node') {
-      it('a client that sends half its headers is cut off after headersTimeoutMs (1 s here)', async () => {
-        const { cutOff, afterMs, answer } = await slowClient(trusting().url, half, 4000);
-        expect(cutOff).toBe(true);
-        expect(afterMs).toBeGreaterThanOrEqual(900);
-        expect(afterMs).toBeLessThan(4000);
-        if (answer !== '') expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-      });
-    }
-
-    // Runtime limit: Bun (uWebSockets) hangs up on incomplete headers after a fixed 10 s, checked every 4 s
-    // (12 s measured, even while header lines keep coming); idleTimeout does not apply before the headers end,
-    // so headersTimeoutMs cannot shorten it. Deno has no such knob at all (the README says so); Deno Deploy and
-    // Workers sit behind their platform's edge.
-    if (runtime === 'bun') {
-      it('Bun cuts off a client that sends half its headers after its own ~10 s', async () => {
-        const { cutOff, afterMs } = await slowClient(trusting().url, half, 15_000);
-        expect(cutOff).toBe(true);
-        expect(afterMs).toBeLessThan(15_000);
-      }, 20_000);
-    }
-  });
+      if (runtime === 'node') {
+        it('a client that sends half its headers is cut off after headersTimeoutMs (1 s here)', async () => {
+          const { cutOff, afterMs, answer } = await slowClient(trusting().url, half, 4000);
+          expect(cutOff).toBe(true);
+          expect(afterMs).toBeGreaterThanOrEqual(900);
+          expect(afterMs).toBeLessThan(4000);
+          if (answer !== '') expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+        });
+      } else {
+        // Runtime limit: Bun (uWebSockets) hangs up on incomplete headers after a fixed 10 s, checked every 4 s
+        // (12 s measured, even while header lines keep coming); idleTimeout does not apply before the headers
+        // end, so headersTimeoutMs cannot shorten it.
+        it('Bun cuts off a client that sends half its headers after its own ~10 s', async () => {
+          const { cutOff, afterMs } = await slowClient(trusting().url, half, 15_000);
+          expect(cutOff).toBe(true);
+          expect(afterMs).toBeLessThan(15_000);
+        }, 20_000);
+      }
+    });
+  }
 
   describe('keys with prototype names stay own properties', () => {
     // Entries, not object literals: `{ __proto__: true }` in source sets a prototype instead of a key.
@@ -301,7 +301,7 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
       const form = json(await send(probe(), 'POST /form-keys', { 'Content-Type': 'multipart/form-data; boundary=b' }, body));
       expect(form.keys).toEqual(['__proto__', 'a']);
       expect(['Object.prototype', 'null']).toContain(form.prototype);
-      expect(Object.entries(form.values)).toEqual([['__proto__', '<[object File]>'], ['a', '1']]);
+      expect(Object.entries(form.values)).toEqual([['__proto__', '<file>'], ['a', '1']]);
     });
 
     it('c.req.query() keeps every key, whatever its name', async () => {
@@ -429,28 +429,29 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
   });
 });
 
-// Last, because today a header value Deno cannot send takes the whole Deno process down.
+// Last, because today a header value Deno cannot send takes the whole Deno process down (Deno 2.9.6 panics in
+// http_h1/write.rs: "invalid response header value"), under `deno run` and `deno serve` alike.
 describe.each(RUNTIMES)('a header value the runtime cannot send, on %s', (runtime) => {
-  // Node and Deno refuse a control character in a header value; Bun and workerd send it as is.
+  // Node and Deno cannot send a control character in a header value. Bun and workerd can; whether the core
+  // refuses it everywhere anyway is not decided (CONTRACT.md), so there either answer is right.
   const refused = runtime !== 'bun' && runtime !== 'workerd';
 
-  it(refused ? "answers onError's 500, and request events report 500" : 'is sent as is', async () => {
+  it(refused ? "answers onError's 500, and request events report 500" : "is sent as is or answers onError's 500, and request events report what was sent", async () => {
     const to = server(variant, runtime);
     const res = await send(to, 'GET /err/raw-header?v=a%01b');
-    if (refused) {
+    if (refused || res.status !== 200) {
       expect(res.status).toBe(500);
       expect(res.body).toBe('{"onError":true}');
     } else {
-      expect(res.status).toBe(200);
       expect(res.headers['x-echo']).toBe('a\x01b');
     }
     expect(json(await send(to, 'GET /last'))).toMatchObject({ path: '/err/raw-header', status: res.status });
   });
 
-  it(refused ? 'set through c.header(), answers a bare problem+json 500' : 'set through c.header(), is sent as is', async () => {
+  it(refused ? 'set through c.header(), answers a bare problem+json 500' : 'set through c.header(), is sent as is or answers a bare problem+json 500', async () => {
     const res = await send(server(plain, runtime), 'GET /echo-header?v=a%01b');
-    if (refused) expectProblem(res, 500);
-    else expect(res.status).toBe(200);
+    if (refused || res.status !== 200) expectProblem(res, 500);
+    else expect(res.headers['x-echo']).toBe('a\x01b');
   });
 
   it('the server keeps serving afterwards', async () => {

@@ -53,9 +53,10 @@ function ownership(object: object): Record<string, boolean> {
   return Object.fromEntries(['__proto__', 'constructor', 'toString', 'hasOwnProperty'].map((key) => [key, Object.hasOwn(object, key)]));
 }
 
-/** A form field in JSON: text as is, a file by its type. */
+/** A form field in JSON: text as is, a file as `<file>` (Bun tags its File objects as Blob). */
 function field(value: unknown): string {
-  return typeof value === 'string' ? value : `<${Object.prototype.toString.call(value)}>`;
+  if (typeof value === 'string') return value;
+  return value instanceof Blob ? '<file>' : `<${Object.prototype.toString.call(value)}>`;
 }
 
 function prototypeName(object: object): string {
