@@ -27,7 +27,7 @@ export function wranglerVars(): Record<string, string> {
   return vars;
 }
 
-function command(runtime: Runtime, dir: string, port: number, scratch: string): { bin: string; args: string[] } {
+function command(runtime: Runtime, dir: string, port: number, scratch: string, bindings: Record<string, string>): { bin: string; args: string[] } {
   switch (runtime) {
     case 'node':
       return { bin: resolveBin('node'), args: ['--conditions=source', '--import', 'tsx', `${dir}/node.ts`] };
@@ -39,20 +39,29 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string): 
       return { bin: resolveBin('deno'), args: ['serve', ...DENO, '--host', '127.0.0.1', '--port', String(port), `${dir}/deploy.ts`] };
     case 'workerd': {
       bundleWorker(join(ROOT, dir, 'worker.ts'), join(scratch, 'worker.js'));
-      const config = workerdConfig({ port, module: 'worker.js', compatibilityFlags: ['nodejs_compat'], bindings: wranglerVars() });
+      const config = workerdConfig({ port, module: 'worker.js', compatibilityFlags: ['nodejs_compat'], bindings: { ...wranglerVars(), ...bindings } });
       writeFileSync(join(scratch, 'config.capnp'), config);
       return { bin: resolveBin('workerd'), args: ['serve', join(scratch, 'config.capnp')] };
     }
   }
 }
 
-/** Start `dir`'s entry for `runtime` and wait until `readyPath` answers 200. */
-export async function start(runtime: Runtime, dir = 'examples/hello', readyPath = '/', env: Record<string, string> = {}): Promise<Running> {
+/**
+ * Start `dir`'s entry for `runtime` and wait until `readyPath` answers 200.
+ * `env` is the process environment; a worker sees wrangler.toml's `[vars]` plus `bindings` instead.
+ */
+export async function start(
+  runtime: Runtime,
+  dir = 'examples/hello',
+  readyPath = '/',
+  env: Record<string, string> = {},
+  bindings: Record<string, string> = {},
+): Promise<Running> {
   const port = await freePort();
   const base = join(tmpdir(), 'rove-conformance');
   mkdirSync(base, { recursive: true });
   const scratch = mkdtempSync(join(base, `${runtime}-`));
-  const { bin, args } = command(runtime, dir, port, scratch);
+  const { bin, args } = command(runtime, dir, port, scratch, bindings);
   const child = startChild(bin, args, { PORT: String(port), HOST: '127.0.0.1', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...env });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
