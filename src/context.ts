@@ -233,7 +233,8 @@ export class Context<E extends Env = Env, I = {}> {
       const code = status ?? this.#status;
       return (this.#made = code === 200 ? new Response(text) : new Response(text, { status: code }));
     }
-    return this.#make(text, TEXT_TYPE, status, headers);
+    // Where the runtime adds the type only when it writes a GET body (Bun), HEAD names the same one.
+    return this.#make(text, textIsTyped() ? TEXT_TYPE : 'text/plain;charset=utf-8', status, headers);
   }
 
   html(html: string, status?: StatusCode, headers?: Record<string, string>): Response {
