@@ -268,6 +268,8 @@ export class App<E extends Env = Env> {
     const res = (value ?? internals.res(c)) as Response | undefined;
     if (res === undefined) throw new Error('The handler returned no response');
     if (!(res instanceof Response)) throw new TypeError('A handler must return a Response (c.json, c.text, c.html, c.body or new Response)');
+    // A helper's response was built from checked headers: check it again only if middleware could have changed it.
+    if (res === internals.made(c) && !internals.resShared(c)) return res;
     this.#check?.(res);
     if (res === internals.made(c)) return res;
     const pending = internals.pendingHeaders(c);

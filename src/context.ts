@@ -46,6 +46,7 @@ export interface StreamWriter {
 }
 
 const JSON_TYPE = 'application/json';
+const JSON_INIT: ResponseInit = { headers: { 'content-type': JSON_TYPE } };
 // The Fetch spec's default for a string body: a bare `new Response(text)` on Deno, Bun and workerd carries the same.
 const TEXT_TYPE = 'text/plain;charset=UTF-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -77,6 +78,8 @@ export interface ContextInternals {
   setRes(c: Context<any, any>, res: Response | undefined): void;
   /** The last response a helper built: it already carries the headers set through `c.header()`. */
   made(c: Context<any, any>): Response | undefined;
+  /** Whether middleware has read `c.res` (and so may have changed a helper's response). */
+  resShared(c: Context<any, any>): boolean;
   /** Headers set through `c.header()`, merged into a response the handler built itself. */
   pendingHeaders(c: Context<any, any>): HeaderRecord | null;
   setValid(c: Context<any, any>, target: string, value: unknown): void;
@@ -103,6 +106,8 @@ export class Context<E extends Env = Env, I = {}> {
   #status = 200;
   #res: Response | undefined = undefined;
   #made: Response | undefined = undefined;
+  /** Set once middleware reads c.res: it may have changed the headers of a helper's response. */
+  #resShared = false;
   #valid: Record<string, unknown> | undefined = undefined;
   #bodyLimit: number;
 
@@ -113,6 +118,7 @@ export class Context<E extends Env = Env, I = {}> {
         c.#res = res;
       },
       made: (c) => c.#made,
+      resShared: (c) => c.#resShared,
       pendingHeaders: (c) => c.#headers,
       setValid: (c, target, value) => {
         (c.#valid ??= {})[target] = value;
@@ -162,6 +168,7 @@ export class Context<E extends Env = Env, I = {}> {
   get res(): Response {
     const r = this.#res;
     if (r === undefined) throw new Error('No response yet: read c.res after await next()');
+    this.#resShared = true;
     return r;
   }
   set res(value: Response) {
@@ -220,9 +227,11 @@ export class Context<E extends Env = Env, I = {}> {
   /** A JSON response (`application/json`); always a real `Response`. */
   json(data: unknown, status?: StatusCode, headers?: Record<string, string>): Response {
     // The native Response.json skips a headers object (2× faster on Deno).
-    if (this.#config.respond === undefined && this.#headers === null && headers === undefined && typeof data === 'object' && data !== null && jsonIsStandard()) {
-      const code = status ?? this.#status;
-      return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
+    const code = status ?? this.#status;
+    if (this.#config.respond === undefined && this.#headers === null && headers === undefined) {
+      if (typeof data === 'object' && data !== null && jsonIsStandard()) return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
+      // Where Response.json adds a charset (Bun): one shared init, no header record to build.
+      if (code === 200) return (this.#made = new Response(JSON.stringify(data) ?? 'null', JSON_INIT));
     }
     return this.#make(JSON.stringify(data) ?? 'null', JSON_TYPE, status, headers);
   }
