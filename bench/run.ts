@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
 import { USAGE, parseFlags, resolveConfig, type Config } from './lib/config.ts'
 import { stopLoad } from './lib/load.ts'
+import { measureBundleSizes, type BundleSizes } from './lib/bundle-size.ts'
 import { collectMeta } from './lib/meta.ts'
 import { killAllNow, stopAll } from './lib/proc.ts'
 import { configForJson, type BenchResult, type Row } from './lib/result.ts'
@@ -88,10 +89,19 @@ async function main(): Promise<number> {
       `node ${meta.versions.node}, deno ${meta.versions.deno}, bun ${meta.versions.bun}, workerd ${meta.versions.workerd}`,
   )
 
+  // Bundle sizes (issue 11, "Small at the edge") take a second and no load: measured before the load tests.
+  let bundleSizes: BundleSizes | undefined
+  try {
+    bundleSizes = await measureBundleSizes()
+  } catch (err) {
+    console.error(`bench: bundle sizes not measured: ${(err as Error).message}`)
+  }
+  const resultNow = (): BenchResult => ({ meta, config: configForJson(config), rows: runner.rows, ...(bundleSizes ? { bundleSizes } : {}) })
+
   // Save the JSON after every row, so an interrupted run can be resumed (--resume).
   const save = () => {
     mkdirSync(dirname(config.out), { recursive: true })
-    writeFileSync(config.out, JSON.stringify({ meta, config: configForJson(config), rows: runner.rows }, null, 2) + '\n')
+    writeFileSync(config.out, JSON.stringify(resultNow(), null, 2) + '\n')
   }
   const runner = new Runner(config, { ...hooks, row: save }, done)
   let interrupted = false
@@ -125,7 +135,7 @@ async function main(): Promise<number> {
   }
   clearStatus()
 
-  const result: BenchResult = { meta, config: configForJson(config), rows: runner.rows }
+  const result = resultNow()
   if (result.rows.length > 0) {
     const w = writeReports(result, config.out)
     console.log('\n' + summaryText(result))

@@ -24,7 +24,7 @@ function binVersion(name: string, pattern: RegExp): string {
 }
 
 /** The commit measured, marked when the working tree had uncommitted changes under src/ or adapters/. */
-function gitRevision(): string {
+export function gitRevision(): string {
   try {
     const opts = { cwd: ROOT, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] }
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], opts).trim()

@@ -1,4 +1,5 @@
 // The JSON written by --out (schema in BENCH.md), and the maths on it.
+import type { BundleSizes } from './bundle-size.ts'
 import type { Config, FrameworkId, RuntimeId } from './config.ts'
 
 export interface Row {
@@ -20,6 +21,10 @@ export interface Row {
   backgroundCpuPct?: number | null
   /** req/s of every round, when --rounds > 1 (the row shows the median round). */
   roundsRps?: number[]
+  /** CPU µs per request of every round, in the same order as `roundsRps` (the same round of each framework ran back to back). */
+  roundsCpuUsPerReq?: (number | null)[]
+  /** Other processes' CPU during each round's measured window, in % of one core (same order). */
+  roundsBackgroundCpuPct?: (number | null)[]
 }
 
 export interface Meta {
@@ -44,6 +49,8 @@ export interface BenchResult {
     scenarios?: string[]
   }
   rows: Row[]
+  /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
+  bundleSizes?: BundleSizes
 }
 
 export function configForJson(c: Config): BenchResult['config'] {

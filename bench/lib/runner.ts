@@ -186,7 +186,13 @@ export class Runner {
             // A failure in any round fails the row.
             const failed = all.find((r) => !r.ok)
             if (failed) row = { ...row, ok: false, error: failed.error }
-            if (this.config.rounds > 1) row = { ...row, roundsRps: all.map((r) => r.rps.avg ?? NaN) }
+            if (this.config.rounds > 1)
+              row = {
+                ...row,
+                roundsRps: all.map((r) => r.rps.avg ?? NaN),
+                roundsCpuUsPerReq: all.map((r) => r.cpuUsPerReq),
+                roundsBackgroundCpuPct: all.map((r) => r.backgroundCpuPct ?? null),
+              }
           }
           rows.push(row)
           this.hooks.log(describeRow(row))

@@ -1,6 +1,7 @@
 // The plain-text summary printed at the end of a run.
 import { FRAMEWORKS, RUNTIMES } from '../lib/config.ts'
 import { SCENARIOS } from '../lib/scenarios.ts'
+import { kb, roveOverHono, type BundleSizes } from '../lib/bundle-size.ts'
 import { findRow, frameworkRatio, type BenchResult } from '../lib/result.ts'
 import { DASH, compact, times } from './format.ts'
 
@@ -40,5 +41,26 @@ export function summaryText(result: BenchResult): string {
   }
   const failed = rows.filter((r) => !r.ok)
   out.push(`${rows.length - failed.length}/${rows.length} rows ok${failed.length ? `; failed: ${failed.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`).join(', ')}` : ''}`)
+  if (result.bundleSizes) out.push(bundleSizesText(result.bundleSizes))
   return out.join('\n\n')
+}
+
+/** The bundle sizes as a plain-text table (npm run bench:size, and the end of a run). */
+export function bundleSizesText(sizes: BundleSizes): string {
+  const rows = sizes.bundles.map((b) => [
+    b.label,
+    b.entry,
+    b.bytes == null ? 'FAILED' : b.bytes.toLocaleString('en-US'),
+    kb(b.bytes),
+    b.gzipBytes == null ? '' : b.gzipBytes.toLocaleString('en-US'),
+    kb(b.gzipBytes),
+  ])
+  const r = roveOverHono(sizes)
+  const failed = sizes.bundles.filter((b) => b.error).map((b) => `${b.id}: ${b.error}`)
+  return [
+    textTable(['bundle', 'entry', 'bytes', 'KB', 'gzip bytes', 'gzip KB'], rows, 2),
+    `rove/hono: ${times(r.bytes)} (gzip ${times(r.gzipBytes)})`,
+    `${sizes.command}; esbuild ${sizes.versions.esbuild}, rove ${sizes.versions.rove}, hono ${sizes.versions.hono}`,
+    ...failed,
+  ].join('\n')
 }
