@@ -25,7 +25,9 @@ function escaped(app: App<any>, error: unknown): Response {
  * // worker.ts (wrangler.toml: main = "worker.ts")
  * export default toWorker(app);
  */
-export function toWorker<Bindings = Record<string, unknown>>(app: App<any>): {
+export function toWorker<Bindings = Record<string, unknown>>(
+  app: App<any>,
+): {
   fetch(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response>;
 } {
   if (!watched.has(app)) {

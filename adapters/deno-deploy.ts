@@ -1,7 +1,7 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { checkHeaders } from '../src/response.ts';
-import { denoAddress, denoEnv, type DenoServeInfo } from './deno.ts';
+import { type DenoServeInfo, denoAddress, denoEnv } from './deno.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';

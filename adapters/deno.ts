@@ -4,7 +4,7 @@ import { checkHeaders } from '../src/response.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
-import { startServer, type Address } from './server.ts';
+import { type Address, startServer } from './server.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.

@@ -1,12 +1,12 @@
 // The file-system side of file routes, for Node, Deno and Bun (node:fs works
 // in all three). Importing this module installs the scanner that
 // `fileRoutes(app, './routes')` uses; Workers and Deno Deploy use a manifest instead.
-import { watch as watchFs, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch as watchFs } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setDirectoryLoader, type ListedFile, type RouteLoader } from '../src/fs-routes/loader.ts';
+import { type ListedFile, type RouteLoader, setDirectoryLoader } from '../src/fs-routes/loader.ts';
 import type { RouteModule } from '../src/fs-routes/table.ts';
 
 /** Limits on what a scan walks: a routes directory is small; a mistaken one (`/`) must not hang startup. */

@@ -1,9 +1,9 @@
 // The Node adapter's lazy request: what the core reads from an IncomingMessage,
 // built only when read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestLike } from '../src/request.ts';
 import { readBody, tooLarge } from '../src/body.ts';
 import { HttpError } from '../src/errors.ts';
+import type { RequestLike } from '../src/request.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
 
@@ -99,8 +99,8 @@ export function targetAuthority(target: string): string | null {
 function absoluteTarget(target: string): string {
   const start = target.indexOf('//') + 2;
   const end = target.slice(start).search(/[/?#]/);
-  if (end === -1) return target + '/';
-  return target[start + end] === '/' ? target : target.slice(0, start + end) + '/' + target.slice(start + end);
+  if (end === -1) return `${target}/`;
+  return target[start + end] === '/' ? target : `${target.slice(0, start + end)}/${target.slice(start + end)}`;
 }
 
 function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {

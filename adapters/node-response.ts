@@ -14,7 +14,6 @@ const TEXT_DEFAULT = 'text/plain;charset=UTF-8';
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // What node:http writes as is; anything else needs the slow check below.
 const PLAIN_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the bytes Headers refuses in a value
 const FETCH_REFUSES = /[\0\r\n]/;
 // Bytes `Headers` accepts but node:http's writeHead refuses (ERR_INVALID_CHAR).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
@@ -120,7 +119,7 @@ export class NodeResponse {
 
 // Every other Response member works on the real Response, built on first use.
 for (const key of Object.getOwnPropertyNames(Response.prototype)) {
-  if (Object.prototype.hasOwnProperty.call(NodeResponse.prototype, key) || key === 'status') continue;
+  if (Object.hasOwn(NodeResponse.prototype, key) || key === 'status') continue;
   const desc = Object.getOwnPropertyDescriptor(Response.prototype, key)!;
   if (desc.get) {
     const get = function (this: NodeResponse) {
@@ -200,7 +199,9 @@ function checkValue(value: string): string {
   const trimmed = value.replace(EDGE_WHITESPACE, '');
   for (let i = 0; i < trimmed.length; i++) {
     if (trimmed.charCodeAt(i) > 0xff) {
-      throw new TypeError(`Cannot convert argument to a ByteString because the character at index ${i} has a value of ${trimmed.charCodeAt(i)} which is greater than 255.`);
+      throw new TypeError(
+        `Cannot convert argument to a ByteString because the character at index ${i} has a value of ${trimmed.charCodeAt(i)} which is greater than 255.`,
+      );
     }
   }
   if (FETCH_REFUSES.test(trimmed)) throw new TypeError(`Headers.append: "${trimmed}" is an invalid header value.`);

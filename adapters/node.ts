@@ -6,8 +6,8 @@ import { watchProcessErrors } from './global-errors.ts';
 import { NodeRequest, targetAuthority } from './node-request.ts';
 import { check, headerObject, NodeResponse, respond } from './node-response.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
-import { backgroundContext, timeouts, type ServeHandle, type ServeOptions } from './serve-options.ts';
-import { startServer, type ServerDriver } from './server.ts';
+import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from './serve-options.ts';
+import { type ServerDriver, startServer } from './server.ts';
 import { nodeWorkers } from './workers/node.ts';
 
 export { NodeResponse } from './node-response.ts';
@@ -32,17 +32,24 @@ export function toNodeListener(app: App<any>, env: unknown = process.env, pendin
   });
   return (incoming: IncomingMessage, res: ServerResponse): void => {
     const host = incoming.headers.host;
-    if (host !== undefined && invalidHost(host)) return refuse(res, BAD_HOST);
+    if (host !== undefined && invalidHost(host)) {
+      refuse(res, BAD_HOST);
+      return;
+    }
     const target = incoming.url ?? '';
     if (target.charCodeAt(0) !== 0x2f) {
       const authority = targetAuthority(target);
-      if (authority === null || invalidHost(authority)) return refuse(res, target === '*' ? ASTERISK : BAD_TARGET);
+      if (authority === null || invalidHost(authority)) {
+        refuse(res, target === '*' ? ASTERISK : BAD_TARGET);
+        return;
+      }
     }
     let out: Response | Promise<Response>;
     try {
       out = app.handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
     } catch (error) {
-      return fail(res, dev(app, error)); // App.handle never throws; this is for a broken app object
+      fail(res, dev(app, error)); // App.handle never throws; this is for a broken app object
+      return;
     }
     if (out instanceof Promise) {
       out.then(

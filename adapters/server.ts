@@ -75,10 +75,12 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
       timer = setTimeout(resolve, grace);
     });
     const stopped = driver.stop();
-    const drained = stopped.then(() => Promise.allSettled([...pending])).then(
-      () => true,
-      () => true, // the runtime failed to stop politely: nothing left to wait for
-    );
+    const drained = stopped
+      .then(() => Promise.allSettled([...pending]))
+      .then(
+        () => true,
+        () => true, // the runtime failed to stop politely: nothing left to wait for
+      );
     const clean = await Promise.race([drained, graceOver.then(() => false)]);
     clearTimeout(timer);
     if (!clean) {

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { createViews as createViewsCore, type Views, type ViewSource, type ViewsOptions } from '../src/views/index.ts';
+import { createViews as createViewsCore, type ViewSource, type Views, type ViewsOptions } from '../src/views/index.ts';
 
 export * from '../src/views/index.ts';
 

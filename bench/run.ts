@@ -1,166 +1,164 @@
 // npm run bench -- [flags]: runs the load tests and writes the reports.
 // See USAGE in lib/config.ts and ../shared/BENCH.md for what is measured.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, relative } from 'node:path'
-import { USAGE, parseFlags, resolveConfig, type Config } from './lib/config.ts'
-import { stopLoad } from './lib/load.ts'
-import { measureBundleSizes, type BundleSizes } from './lib/bundle-size.ts'
-import { collectMeta } from './lib/meta.ts'
-import { killAllNow, stopAll } from './lib/proc.ts'
-import { configForJson, type BenchResult, type Row } from './lib/result.ts'
-import { Aborted, Runner, plannedRows } from './lib/runner.ts'
-import { SCENARIO_IDS } from './lib/scenarios.ts'
-import { summaryText } from './report/summary.ts'
-import { writeReports } from './report/write.ts'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { type BundleSizes, measureBundleSizes } from './lib/bundle-size.ts';
+import { type Config, parseFlags, resolveConfig, USAGE } from './lib/config.ts';
+import { stopLoad } from './lib/load.ts';
+import { collectMeta } from './lib/meta.ts';
+import { killAllNow, stopAll } from './lib/proc.ts';
+import { type BenchResult, configForJson, type Row } from './lib/result.ts';
+import { Aborted, plannedRows, Runner } from './lib/runner.ts';
+import { SCENARIO_IDS } from './lib/scenarios.ts';
+import { summaryText } from './report/summary.ts';
+import { writeReports } from './report/write.ts';
 
-const tty = process.stdout.isTTY === true
-let statusShown = false
-let lastPlainStatus = 0
+const tty = process.stdout.isTTY === true;
+let statusShown = false;
+let lastPlainStatus = 0;
 
 function clearStatus(): void {
-  if (tty && statusShown) process.stdout.write('\r\x1b[2K')
-  statusShown = false
+  if (tty && statusShown) process.stdout.write('\r\x1b[2K');
+  statusShown = false;
 }
 
 const hooks = {
   status(line: string) {
     if (tty) {
-      const cols = process.stdout.columns || 120
-      process.stdout.write('\r\x1b[2K' + (line.length > cols - 1 ? line.slice(0, cols - 2) + '…' : line))
-      statusShown = true
+      const cols = process.stdout.columns || 120;
+      process.stdout.write(`\r\x1b[2K${line.length > cols - 1 ? `${line.slice(0, cols - 2)}…` : line}`);
+      statusShown = true;
     } else if (Date.now() - lastPlainStatus > 10_000) {
       // Logs and CI: an occasional progress line instead of a redrawn one.
-      lastPlainStatus = Date.now()
-      console.log(line)
+      lastPlainStatus = Date.now();
+      console.log(line);
     }
   },
   log(line: string) {
-    clearStatus()
-    console.log(line)
+    clearStatus();
+    console.log(line);
   },
-}
+};
 
 function rel(p: string): string {
-  return relative(process.cwd(), p) || p
+  return relative(process.cwd(), p) || p;
 }
 
 function reportOnly(path: string): void {
-  const result = JSON.parse(readFileSync(path, 'utf8')) as BenchResult
-  const w = writeReports(result, path, { writeJson: false })
-  console.log(summaryText(result))
-  console.log(`\nwrote ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts`)
+  const result = JSON.parse(readFileSync(path, 'utf8')) as BenchResult;
+  const w = writeReports(result, path, { writeJson: false });
+  console.log(summaryText(result));
+  console.log(`\nwrote ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts`);
 }
 
 async function main(): Promise<number> {
-  let config: Config
+  let config: Config;
   try {
-    const flags = parseFlags(process.argv.slice(2))
+    const flags = parseFlags(process.argv.slice(2));
     if (flags.help) {
-      console.log(USAGE)
-      return 0
+      console.log(USAGE);
+      return 0;
     }
-    config = resolveConfig(flags, SCENARIO_IDS)
+    config = resolveConfig(flags, SCENARIO_IDS);
   } catch (err) {
-    console.error(`bench: ${(err as Error).message}\n\n${USAGE}`)
-    return 2
+    console.error(`bench: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
   }
   if (config.report) {
-    reportOnly(config.report)
-    return 0
+    reportOnly(config.report);
+    return 0;
   }
 
-  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim()
-  const meta = collectMeta(command)
-  let done: Row[] = []
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+  const meta = collectMeta(command);
+  let done: Row[] = [];
   if (config.resume && existsSync(config.out)) {
     try {
-      done = resumableRows(JSON.parse(readFileSync(config.out, 'utf8')) as BenchResult, config)
+      done = resumableRows(JSON.parse(readFileSync(config.out, 'utf8')) as BenchResult, config);
     } catch (err) {
-      console.error(`bench: cannot resume from ${config.out}: ${(err as Error).message}`)
-      return 2
+      console.error(`bench: cannot resume from ${config.out}: ${(err as Error).message}`);
+      return 2;
     }
-    meta.command += ` (resumed with ${done.length} rows from an earlier run)`
+    meta.command += ` (resumed with ${done.length} rows from an earlier run)`;
   }
-  const plan = plannedRows(config, done)
+  const plan = plannedRows(config, done);
   console.log(
     `Rove bench · profile ${config.profile}: ${config.connections} connections, pipelining ${config.pipelining}, ` +
       `${config.durationS} s + ${config.warmupS} s warm-up, ${config.rounds} round(s) · ${plan.length} rows\n` +
       `runtimes ${config.runtimes.join(', ')} · frameworks ${config.frameworks.join(', ')}\n` +
       `node ${meta.versions.node}, deno ${meta.versions.deno}, bun ${meta.versions.bun}, workerd ${meta.versions.workerd}`,
-  )
+  );
 
   // Bundle sizes (issue 11, "Small at the edge") take a second and no load: measured before the load tests.
-  let bundleSizes: BundleSizes | undefined
+  let bundleSizes: BundleSizes | undefined;
   try {
-    bundleSizes = await measureBundleSizes()
+    bundleSizes = await measureBundleSizes();
   } catch (err) {
-    console.error(`bench: bundle sizes not measured: ${(err as Error).message}`)
+    console.error(`bench: bundle sizes not measured: ${(err as Error).message}`);
   }
-  const resultNow = (): BenchResult => ({ meta, config: configForJson(config), rows: runner.rows, ...(bundleSizes ? { bundleSizes } : {}) })
+  const resultNow = (): BenchResult => ({ meta, config: configForJson(config), rows: runner.rows, ...(bundleSizes ? { bundleSizes } : {}) });
 
   // Save the JSON after every row, so an interrupted run can be resumed (--resume).
   const save = () => {
-    mkdirSync(dirname(config.out), { recursive: true })
-    writeFileSync(config.out, JSON.stringify(resultNow(), null, 2) + '\n')
-  }
-  const runner = new Runner(config, { ...hooks, row: save }, done)
-  let interrupted = false
+    mkdirSync(dirname(config.out), { recursive: true });
+    writeFileSync(config.out, `${JSON.stringify(resultNow(), null, 2)}\n`);
+  };
+  const runner = new Runner(config, { ...hooks, row: save }, done);
+  let interrupted = false;
   process.on('SIGINT', () => {
     if (interrupted) {
-      killAllNow()
-      process.exit(130)
+      killAllNow();
+      process.exit(130);
     }
-    interrupted = true
-    hooks.log('\nstopping (Ctrl-C again to kill at once)…')
-    runner.abort()
-    stopLoad()
-  })
+    interrupted = true;
+    hooks.log('\nstopping (Ctrl-C again to kill at once)…');
+    runner.abort();
+    stopLoad();
+  });
   process.on('SIGTERM', () => {
-    hooks.log('\nreceived SIGTERM: stopping…')
-    runner.abort()
-    stopLoad()
-  })
+    hooks.log('\nreceived SIGTERM: stopping…');
+    runner.abort();
+    stopLoad();
+  });
 
-  let code = 0
+  let code = 0;
   try {
-    await runner.run()
+    await runner.run();
   } catch (err) {
     if (!(err instanceof Aborted)) {
-      clearStatus()
-      console.error(`bench: ${(err as Error).stack ?? err}`)
-      code = 1
-    } else code = 130
+      clearStatus();
+      console.error(`bench: ${(err as Error).stack ?? err}`);
+      code = 1;
+    } else code = 130;
   } finally {
-    await stopAll()
+    await stopAll();
   }
-  clearStatus()
+  clearStatus();
 
-  const result = resultNow()
+  const result = resultNow();
   if (result.rows.length > 0) {
-    const w = writeReports(result, config.out)
-    console.log('\n' + summaryText(result))
-    console.log(`\nwrote ${rel(w.json)}, ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts${code === 130 ? ' (partial: interrupted)' : ''}`)
+    const w = writeReports(result, config.out);
+    console.log(`\n${summaryText(result)}`);
+    console.log(`\nwrote ${rel(w.json)}, ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts${code === 130 ? ' (partial: interrupted)' : ''}`);
   }
-  return code
+  return code;
 }
 
 /** Rows of an earlier run that --resume may keep: same load settings, and wanted by this run. */
 function resumableRows(old: BenchResult, config: Config): Row[] {
-  const keys = ['connections', 'pipelining', 'durationS', 'warmupS', 'rounds'] as const
+  const keys = ['connections', 'pipelining', 'durationS', 'warmupS', 'rounds'] as const;
   for (const k of keys) {
-    if (old.config[k] !== config[k]) throw new Error(`its ${k} is ${old.config[k]}, this run's is ${config[k]}`)
+    if (old.config[k] !== config[k]) throw new Error(`its ${k} is ${old.config[k]}, this run's is ${config[k]}`);
   }
-  return old.rows.filter(
-    (r) => config.runtimes.includes(r.runtime) && config.frameworks.includes(r.framework) && config.scenarios.includes(r.scenario),
-  )
+  return old.rows.filter((r) => config.runtimes.includes(r.runtime) && config.frameworks.includes(r.framework) && config.scenarios.includes(r.scenario));
 }
 
 // Whatever happens, no target outlives the runner.
-process.on('exit', killAllNow)
+process.on('exit', killAllNow);
 process.on('uncaughtException', (err) => {
-  killAllNow()
-  console.error(err)
-  process.exit(1)
-})
+  killAllNow();
+  console.error(err);
+  process.exit(1);
+});
 
-process.exitCode = await main()
+process.exitCode = await main();

@@ -23,8 +23,7 @@ const data = { items };
 
 const rove = createViews({
   templates: {
-    'each-meta.dve':
-      '{{#each items as item}}({{ @index }}/{{ @length }} {{#if @first}}F{{else}}-{{/if}}{{#if @last}}L{{else}}-{{/if}}={{ item }});{{/each}}',
+    'each-meta.dve': '{{#each items as item}}({{ @index }}/{{ @length }} {{#if @first}}F{{else}}-{{/if}}{{#if @last}}L{{else}}-{{/if}}={{ item }});{{/each}}',
   },
 });
 
@@ -34,15 +33,12 @@ const liquidTpl = liquid.parse(
 );
 
 // Handlebars has no @length; the loop's array length is reached through @root.
-const hbsSource =
-  '{{#each items}}({{@index}}/{{@root.items.length}} {{#if @first}}F{{else}}-{{/if}}{{#if @last}}L{{else}}-{{/if}}={{this}});{{/each}}';
+const hbsSource = '{{#each items}}({{@index}}/{{@root.items.length}} {{#if @first}}F{{else}}-{{/if}}{{#if @last}}L{{else}}-{{/if}}={{this}});{{/each}}';
 const hbs = Handlebars.compile(hbsSource);
 // Its fastest output: helpers known at compile time are called directly.
 const hbsFast = Handlebars.compile(hbsSource, { knownHelpers: { each: true, if: true }, knownHelpersOnly: true });
 
-const expected = items
-  .map((i) => `(${i}/50 ${i === 0 ? 'F' : '-'}${i === 49 ? 'L' : '-'}=${i});`)
-  .join('');
+const expected = items.map((i) => `(${i}/50 ${i === 0 ? 'F' : '-'}${i === 49 ? 'L' : '-'}=${i});`).join('');
 
 type Case = { name: string; run: () => unknown };
 const cases: Case[] = [

@@ -19,7 +19,9 @@ import { writeManifest } from '../src/fs-routes/manifest.ts';
 
 /** An import specifier for `target` as seen from the module `from`. */
 function importPath(from: string, target: string): string {
-  const rel = relative(dirname(resolve(from)), resolve(target)).split('\\').join('/');
+  const rel = relative(dirname(resolve(from)), resolve(target))
+    .split('\\')
+    .join('/');
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
@@ -50,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const n = await buildRoutes(paths[0]!, paths[1]!, { views });
-  console.log(`build:routes: ${paths[0]} -> ${paths[1]} (${n} modules${views ? ', views ' + views : ''})`);
+  console.log(`build:routes: ${paths[0]} -> ${paths[1]} (${n} modules${views ? `, views ${views}` : ''})`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {

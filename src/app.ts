@@ -1,18 +1,19 @@
+import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
+import { DEFAULT_BODY_LIMIT } from './body.ts';
+import { clientIpResolver } from './client-ip.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
-import { Context, internals, isSafeLocation, type ContextConfig, type Env, type ExecutionContext } from './context.ts';
+import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
+import { EventBus, type EventKind, type Listener, observeRequest } from './events.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, Router } from './router.ts';
-import { DEFAULT_BODY_LIMIT } from './body.ts';
-import { EventBus, observeRequest, type EventKind, type Listener } from './events.ts';
-import { clientIpResolver } from './client-ip.ts';
-import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
+
 import { normalizePath } from './path.ts';
-import { guarded, parseScope, relate, segmentTest, startsWith, type SegmentTest } from './scope.ts';
 import type { Segment } from './pattern.ts';
+import { guarded, parseScope, relate, type SegmentTest, segmentTest, startsWith } from './scope.ts';
 import { VIEW_EVENT_KINDS, type ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
 
@@ -228,7 +229,8 @@ export class App<E extends Env = Env> {
     const match = router.match(method, path, this.settings.maxParamLength);
     if (match === null) return this.#unmatched(request, path, query, env, ctx, info);
     if (match.malformed) return this.#reject(new HttpError(400, 'Malformed percent-encoding in the path'), request, path, query, env, ctx, info);
-    if (match.tooLong !== undefined) return this.#reject(new HttpError(414, `Path parameter "${match.tooLong}" is too long`), request, path, query, env, ctx, info);
+    if (match.tooLong !== undefined)
+      return this.#reject(new HttpError(414, `Path parameter "${match.tooLong}" is too long`), request, path, query, env, ctx, info);
     return this.#start(new Context<E>(this.#config, request, path, query, match.params, env, ctx, info), request, match.value);
   }
 
@@ -303,7 +305,11 @@ export class App<E extends Env = Env> {
   }
 
   /** Visit every route with its full path, and collect every app's middleware with full scopes. */
-  #walk(prefix: string, parents: ScopedMiddleware[], visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void): ScopedMiddleware[] {
+  #walk(
+    prefix: string,
+    parents: ScopedMiddleware[],
+    visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void,
+  ): ScopedMiddleware[] {
     const own = this.#middleware.map((m) => {
       const segments = parseScope(joinPath(prefix, m.prefix));
       return { segments, tests: segments.map(segmentTest), fn: m.fn };
@@ -397,7 +403,15 @@ export class App<E extends Env = Env> {
   };
 
   /** Answer a request refused before routing (URL too long, bad path) through the error handler. */
-  #reject(error: HttpError, request: RequestLike, path: string, query: string, env: unknown, ctx: ExecutionContext | undefined, info: unknown): Promise<Response> {
+  #reject(
+    error: HttpError,
+    request: RequestLike,
+    path: string,
+    query: string,
+    env: unknown,
+    ctx: ExecutionContext | undefined,
+    info: unknown,
+  ): Promise<Response> {
     const c = new Context<E>(this.#config, request, path, query, EMPTY_PARAMS, env, ctx, info);
     const onError = this.#rootError!;
     if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.#fail(error, c, onError)) as Promise<Response>;

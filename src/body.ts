@@ -6,11 +6,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  * Read a request body into memory, stopping at `limit` bytes: the rest is never
  * read, and the stream is cancelled so the runtime can drop it.
  */
-export async function readBody(
-  body: ReadableStream<Uint8Array> | null,
-  contentLength: string | null,
-  limit: number,
-): Promise<Uint8Array> {
+export async function readBody(body: ReadableStream<Uint8Array> | null, contentLength: string | null, limit: number): Promise<Uint8Array> {
   if (contentLength !== null) {
     const declared = Number(contentLength);
     if (declared > limit) {

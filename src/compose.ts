@@ -1,4 +1,4 @@
-import { internals, type Context } from './context.ts';
+import { type Context, internals } from './context.ts';
 
 export type Next = () => Promise<void>;
 

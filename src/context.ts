@@ -1,7 +1,7 @@
-import { serializeCookie, type CookieOptions } from './cookies.ts';
+import { type CookieOptions, serializeCookie } from './cookies.ts';
 import { HttpError } from './errors.ts';
-import { RoveRequest, type RequestLike } from './request.ts';
-import { checkHeader, toHeadersInit, type HeaderRecord } from './response.ts';
+import { type RequestLike, RoveRequest } from './request.ts';
+import { checkHeader, type HeaderRecord, toHeadersInit } from './response.ts';
 import type { Params } from './router.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import { NO_WORKERS, type WorkerRunner } from './workers/runner.ts';
@@ -229,7 +229,8 @@ export class Context<E extends Env = Env, I = {}> {
     // The native Response.json skips a headers object (2× faster on Deno).
     const code = status ?? this.#status;
     if (this.#config.respond === undefined && this.#headers === null && headers === undefined) {
-      if (typeof data === 'object' && data !== null && jsonIsStandard()) return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
+      if (typeof data === 'object' && data !== null && jsonIsStandard())
+        return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
       // Where Response.json adds a charset (Bun): one shared init, no header record to build.
       if (code === 200) return (this.#made = new Response(JSON.stringify(data) ?? 'null', JSON_INIT));
     }
@@ -303,7 +304,8 @@ export class Context<E extends Env = Env, I = {}> {
   /** Redirect to a same-origin path or an absolute http(s) URL; anything else throws (see `isSafeLocation`). */
   redirect(location: string, status: RedirectStatus = 302): Response {
     if (![301, 302, 303, 307, 308].includes(status)) throw new TypeError(`Redirect status must be 301, 302, 303, 307 or 308, not ${status}`);
-    if (!isSafeLocation(location)) throw new TypeError(`Refusing to redirect to ${JSON.stringify(location)}: use a path starting with "/" or an absolute http(s) URL`);
+    if (!isSafeLocation(location))
+      throw new TypeError(`Refusing to redirect to ${JSON.stringify(location)}: use a path starting with "/" or an absolute http(s) URL`);
     this.header('location', location);
     return this.#make(null, undefined, status, undefined);
   }

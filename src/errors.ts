@@ -7,11 +7,7 @@ export class HttpError extends Error {
   /** Whether the message may be shown to the client; defaults to status < 500. */
   readonly expose: boolean;
 
-  constructor(
-    status: number,
-    message?: string,
-    options: { cause?: unknown; headers?: HeadersInit; details?: Record<string, unknown>; expose?: boolean } = {},
-  ) {
+  constructor(status: number, message?: string, options: { cause?: unknown; headers?: HeadersInit; details?: Record<string, unknown>; expose?: boolean } = {}) {
     super(message ?? STATUS_TEXT[status] ?? 'Error', options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HttpError';
     this.status = status >= 400 && status <= 599 ? status : 500;
@@ -82,7 +78,7 @@ export function errorResponse(error: unknown, accept: string | null, dev: boolea
   const http = error instanceof HttpError ? error : null;
   const status = http ? http.status : 500;
   const title = STATUS_TEXT[status] ?? 'Error';
-  const show = dev || (http !== null && http.expose);
+  const show = dev || http?.expose;
   const detail = show && error instanceof Error ? error.message : undefined;
   const headers = new Headers(http?.headers);
   if (prefersHtml(accept)) {

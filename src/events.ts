@@ -64,10 +64,11 @@ export type EventKind = keyof EventMap;
 
 /** One event. A discriminated union on `kind`, so `metadata` is typed once `kind` is checked. */
 export type RoveEvent<K extends EventKind = EventKind> = {
-  [P in K]: { readonly kind: P; /** Epoch milliseconds. */ readonly timestamp: number; readonly metadata: EventMap[P] };
+  [P in K]: { readonly kind: P /** Epoch milliseconds. */; readonly timestamp: number; readonly metadata: EventMap[P] };
 }[K];
 
 /** A listener may return a promise: it is caught, and kept alive with `waitUntil` on Workers. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a listener may return nothing, or a promise to keep alive
 export type Listener<K extends EventKind = EventKind> = (event: RoveEvent<K>) => void | Promise<unknown>;
 
 const REQUEST_KINDS: ReadonlySet<string> = new Set(['request:complete', 'request:error', 'body:rejected']);
@@ -310,7 +311,15 @@ export function observeRequest(
   return out;
 }
 
-function report(bus: EventBus, request: RequestLike, c: Context<any, any>, route: string | null, start: number, result: Response | undefined, thrown: unknown): void {
+function report(
+  bus: EventBus,
+  request: RequestLike,
+  c: Context<any, any>,
+  route: string | null,
+  start: number,
+  result: Response | undefined,
+  thrown: unknown,
+): void {
   const end = performance.now();
   const info = new RequestInfo(
     request.method,

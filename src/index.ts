@@ -2,25 +2,25 @@
 // Optional features live on their own subpaths (rove/views, rove/workers, rove/fs-routes, rove/otel).
 export { App, type ErrorHandler, type NotFoundHandler } from './app.ts';
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
+export { bodyLimit } from './body-limit.ts';
+export type { TrustProxy } from './client-ip.ts';
+export type { Handler, Next } from './compose.ts';
 export {
   Context,
-  isSafeLocation,
   type Env,
   type ExecutionContext,
+  isSafeLocation,
   type RedirectStatus,
   type ResponseFactory,
   type StatusCode,
   type StreamWriter,
 } from './context.ts';
-export type { ViewRenderer, ViewEvent } from './views/renderer.ts';
-export type { Handler, Next } from './compose.ts';
-export { BodyError, HttpError, errorResponse, internalError, type BodyRejection } from './errors.ts';
-export { EventBus, type EventKind, type EventMap, type Listener, type RoveEvent, type RequestMetadata, type BodyRejectedMetadata } from './events.ts';
-export type { WorkerRunner, RunOptions } from './workers/runner.ts';
-export { Router, type Match, type Params, RouteError } from './router.ts';
-export { RoveRequest, type FormValue, type RequestLike } from './request.ts';
+export type { CookieOptions } from './cookies.ts';
+export { BodyError, type BodyRejection, errorResponse, HttpError, internalError } from './errors.ts';
+export { type BodyRejectedMetadata, EventBus, type EventKind, type EventMap, type Listener, type RequestMetadata, type RoveEvent } from './events.ts';
+export { type FormValue, type RequestLike, RoveRequest } from './request.ts';
 export type { HeaderRecord } from './response.ts';
-export type { TrustProxy } from './client-ip.ts';
-export { validate, type StandardSchemaV1, type ValidationIssue, type ValidationTarget } from './validate.ts';
-export { bodyLimit } from './body-limit.ts';
-export { type CookieOptions } from './cookies.ts';
+export { type Match, type Params, RouteError, Router } from './router.ts';
+export { type StandardSchemaV1, type ValidationIssue, type ValidationTarget, validate } from './validate.ts';
+export type { ViewEvent, ViewRenderer } from './views/renderer.ts';
+export type { RunOptions, WorkerRunner } from './workers/runner.ts';

@@ -10,16 +10,16 @@
  * the handler runs, so spans a handler starts are not its children.
  */
 import {
+  type Attributes,
+  type Meter,
   metrics,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
-  trace,
-  type Attributes,
-  type Meter,
   type TextMapGetter,
   type Tracer,
+  trace,
 } from '@opentelemetry/api';
 import type { Listener, RequestMetadata, RoveEvent } from './events.ts';
 

@@ -14,7 +14,7 @@
  */
 import { parseRoute, RouteError, routeVariants, type Segment } from './pattern.ts';
 
-export { parseRoute, routeVariants, RouteError, type Segment } from './pattern.ts';
+export { parseRoute, RouteError, routeVariants, type Segment } from './pattern.ts';
 
 export type Params = Record<string, string>;
 
@@ -89,7 +89,7 @@ export class Router<T> {
       const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
       methods!.set(key, entry);
       if (segments.every((s) => s.kind === 'static')) {
-        const raw = '/' + segments.map((s) => encodeStatic((s as { text: string }).text)).join('/');
+        const raw = `/${segments.map((s) => encodeStatic((s as { text: string }).text)).join('/')}`;
         let m = this.statics.get(raw);
         if (!m) this.statics.set(raw, (m = new Map()));
         m.set(key, entry);

@@ -1,5 +1,5 @@
 import type { Handler } from './compose.ts';
-import { internals, type Context } from './context.ts';
+import { type Context, internals } from './context.ts';
 import { BodyError, HttpError } from './errors.ts';
 import { isFormType, isJsonType } from './request.ts';
 
@@ -12,9 +12,7 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
   };
 }
-type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardIssue> };
+type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
 interface StandardIssue {
   readonly message: string;
   readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
@@ -34,7 +32,8 @@ function read(c: Context<any, any>, target: ValidationTarget): unknown {
   switch (target) {
     case 'json':
       // A cross-site form or a fetch without preflight can only send text/plain or a form type: refuse them.
-      if (!isJsonType(c.req.header('content-type') ?? null)) throw new BodyError('unsupported-type', 415, 'Expected a JSON body (Content-Type: application/json)');
+      if (!isJsonType(c.req.header('content-type') ?? null))
+        throw new BodyError('unsupported-type', 415, 'Expected a JSON body (Content-Type: application/json)');
       return c.req.json();
     case 'query':
       return c.req.query();
@@ -59,10 +58,7 @@ function issuePath(issue: StandardIssue): string {
  * @example
  * app.post('/users', validate('json', z.object({ name: z.string() })), (c) => c.json(c.valid('json'), 201));
  */
-export function validate<T extends ValidationTarget, S extends StandardSchemaV1>(
-  target: T,
-  schema: S,
-): Handler<any, { [K in T]: InferOutput<S> }> {
+export function validate<T extends ValidationTarget, S extends StandardSchemaV1>(target: T, schema: S): Handler<any, { [K in T]: InferOutput<S> }> {
   if (!schema || typeof schema['~standard']?.validate !== 'function') {
     throw new TypeError('validate() needs a Standard Schema (zod 4, valibot, arktype, …)');
   }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
 import { createViews } from '../src/views/index.ts';
@@ -124,7 +124,11 @@ describe('app > routing semantics', () => {
   });
 
   it('answers 405 with Allow, and OPTIONS with Allow unless handled', async () => {
-    const app = new App().get('/a', (c) => c.text('a')).post('/a', (c) => c.text('a')).options('/b', (c) => c.text('mine')).get('/b', (c) => c.text('b'));
+    const app = new App()
+      .get('/a', (c) => c.text('a'))
+      .post('/a', (c) => c.text('a'))
+      .options('/b', (c) => c.text('mine'))
+      .get('/b', (c) => c.text('b'));
     const res = await app.fetch(req('/a', { method: 'DELETE' }));
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
@@ -148,12 +152,12 @@ describe('app > routing semantics', () => {
 
   it('answers 414 for an over-long URL or param', async () => {
     const app = new App().get('/u/:id', (c) => c.text('ok'));
-    expect((await app.fetch(req('/u/' + 'a'.repeat(1025)))).status).toBe(414);
-    expect((await app.fetch(req('/u/a?' + 'q'.repeat(9000)))).status).toBe(414);
-    expect((await app.fetch(req('/u/' + 'a'.repeat(1024)))).status).toBe(200);
+    expect((await app.fetch(req(`/u/${'a'.repeat(1025)}`))).status).toBe(414);
+    expect((await app.fetch(req(`/u/a?${'q'.repeat(9000)}`))).status).toBe(414);
+    expect((await app.fetch(req(`/u/${'a'.repeat(1024)}`))).status).toBe(200);
     // The limit applies to the decoded value: 1,024 escaped characters are 1,024 long.
-    expect((await app.fetch(req('/u/' + '%41'.repeat(1024)))).status).toBe(200);
-    const long = await app.fetch(req('/u/' + '%41'.repeat(1025)));
+    expect((await app.fetch(req(`/u/${'%41'.repeat(1024)}`))).status).toBe(200);
+    const long = await app.fetch(req(`/u/${'%41'.repeat(1025)}`));
     expect(long.status).toBe(414);
     expect((await long.json()).detail).toBe('Path parameter "id" is too long');
   });
@@ -320,7 +324,13 @@ describe('context', () => {
         seen.push(r instanceof Promise);
         return r;
       })
-      .get('/bad', (c) => c.render('other', { get name() { throw new Error('boom'); } }));
+      .get('/bad', (c) =>
+        c.render('other', {
+          get name() {
+            throw new Error('boom');
+          },
+        }),
+      );
     for (let i = 0; i < 2; i++) {
       const res = await app.fetch(req('/disk'));
       expect(res.status).toBe(201);
@@ -345,7 +355,7 @@ describe('context', () => {
     expect(ok.headers.get('location')).toBe('/home');
     expect((await app.fetch(req('/r?to=https://example.com/x&s=308'))).status).toBe(308);
     for (const bad of ['//evil.com', '/\\evil.com', 'javascript:alert(1)', 'evil.com', '/a%0d%0aSet-Cookie:x']) {
-      const res = await app.fetch(req('/r?to=' + encodeURIComponent(decodeURIComponent(bad))));
+      const res = await app.fetch(req(`/r?to=${encodeURIComponent(decodeURIComponent(bad))}`));
       expect(res.status, bad).toBe(500);
     }
     expect((await app.fetch(req('/r?to=/x&s=200'))).status).toBe(500);
@@ -377,13 +387,17 @@ describe('validation', () => {
       const body = c.valid('json');
       return c.json({ name: body.name.toUpperCase(), age: body.age });
     });
-    const res = await app.fetch(req('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ada', age: 36, address: { zip: 'W1' } }) }));
+    const res = await app.fetch(
+      req('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ada', age: 36, address: { zip: 'W1' } }) }),
+    );
     expect(await res.json()).toEqual({ name: 'ADA', age: 36 });
   });
 
   it('answers 400 problem+json listing the issues by path (zod)', async () => {
     const app = new App().post('/', validate('json', Body), (c) => c.json(c.valid('json')));
-    const res = await app.fetch(req('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '', age: 1.5, address: {} }) }));
+    const res = await app.fetch(
+      req('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '', age: 1.5, address: {} }) }),
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     const problem = await res.json();

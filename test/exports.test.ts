@@ -12,14 +12,19 @@ for (const n of names) out[n] = Object.keys(await import(n)).sort().join(',');
 console.log(JSON.stringify(out));`;
 
 function run(bin: string, args: string[]): Record<string, string> {
-  return JSON.parse(execFileSync(bin, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }).trim().split('\n').pop()!);
+  return JSON.parse(
+    execFileSync(bin, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+      .trim()
+      .split('\n')
+      .pop()!,
+  );
 }
 
 describe('package exports', () => {
   it('resolve from plain Node (dist/)', () => {
     const out = run(process.execPath, ['--input-type=module', '-e', script]);
-    expect(out['rove']).toContain('App');
-    expect(out['rove'].split(',')).toEqual(expect.arrayContaining(['App', 'HttpError', 'Router', 'validate']));
+    expect(out.rove).toContain('App');
+    expect(out.rove.split(',')).toEqual(expect.arrayContaining(['App', 'HttpError', 'Router', 'validate']));
     expect(out['rove/node']).toContain('serve');
     expect(out['rove/cloudflare']).toContain('toWorker');
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { queryValue } from '../src/query.ts';
 import { App } from '../src/index.ts';
+import { queryValue } from '../src/query.ts';
 
 const reference = (qs: string, name: string) => new URLSearchParams(qs).get(name);
 

@@ -25,12 +25,11 @@ declare namespace Deno {
   const version: { deno: string; v8: string; typescript: string };
 }
 declare const Bun: {
-  serve(options: {
-    port?: number;
-    hostname?: string;
-    fetch: (request: Request, server: unknown) => Response | Promise<Response>;
-    reusePort?: boolean;
-  }): { port: number; hostname: string; stop(force?: boolean): Promise<void> };
+  serve(options: { port?: number; hostname?: string; fetch: (request: Request, server: unknown) => Response | Promise<Response>; reusePort?: boolean }): {
+    port: number;
+    hostname: string;
+    stop(force?: boolean): Promise<void>;
+  };
   env: Record<string, string | undefined>;
   version: string;
 };

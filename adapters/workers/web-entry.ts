@@ -1,5 +1,5 @@
 // The first module of every Deno and Bun worker (a module Web Worker): runs the pool's tasks.
-import { serveTasks, type ReplyMessage, type RunMessage, type TaskModule } from '../../src/workers/protocol.ts';
+import { type ReplyMessage, type RunMessage, serveTasks, type TaskModule } from '../../src/workers/protocol.ts';
 
 const scope = globalThis as unknown as {
   postMessage(message: ReplyMessage): void;
@@ -11,7 +11,10 @@ let handle: ((message: RunMessage) => void) | undefined;
 scope.onmessage = (event) => {
   const data = event.data as RunMessage | { t: 'init'; module: string; lowPriority: number };
   if (data.t === 'init') {
-    handle = serveTasks(() => import(data.module) as Promise<TaskModule>, (message) => scope.postMessage(message));
+    handle = serveTasks(
+      () => import(data.module) as Promise<TaskModule>,
+      (message) => scope.postMessage(message),
+    );
     // Deno and Bun both offer node:os; on Linux this lowers this thread only.
     if (data.lowPriority) lowerPriority(data.lowPriority);
   } else {

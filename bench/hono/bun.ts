@@ -1,3 +1,3 @@
-import { app } from './app.ts'
+import { app } from './app.ts';
 
-Bun.serve({ port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1', fetch: app.fetch })
+Bun.serve({ port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1', fetch: app.fetch });

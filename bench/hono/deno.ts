@@ -1,3 +1,3 @@
-import { app } from './app.ts'
+import { app } from './app.ts';
 
-Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000), hostname: Deno.env.get('HOST') ?? '127.0.0.1' }, app.fetch)
+Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000), hostname: Deno.env.get('HOST') ?? '127.0.0.1' }, app.fetch);

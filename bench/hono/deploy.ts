@@ -1,3 +1,3 @@
-import { app } from './app.ts'
+import { app } from './app.ts';
 
-export default { fetch: app.fetch }
+export default { fetch: app.fetch };

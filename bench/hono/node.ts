@@ -1,4 +1,4 @@
-import { serve } from '@hono/node-server'
-import { app } from './app.ts'
+import { serve } from '@hono/node-server';
+import { app } from './app.ts';
 
-serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1' })
+serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1' });

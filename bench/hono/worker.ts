@@ -1,3 +1,3 @@
-import { app } from './app.ts'
+import { app } from './app.ts';
 
-export default app
+export default app;

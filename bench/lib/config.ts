@@ -1,59 +1,59 @@
 // Load profiles and command-line flags. An explicit flag always wins over
 // the profile; lists default to everything known.
 
-export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const
-export const FRAMEWORKS = ['rove', 'rove-fs', 'hono', 'raw'] as const
-export type RuntimeId = (typeof RUNTIMES)[number]
-export type FrameworkId = (typeof FRAMEWORKS)[number]
+export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
+export const FRAMEWORKS = ['rove', 'rove-fs', 'hono', 'raw'] as const;
+export type RuntimeId = (typeof RUNTIMES)[number];
+export type FrameworkId = (typeof FRAMEWORKS)[number];
 
 export interface LoadSettings {
-  connections: number
-  pipelining: number
-  durationS: number
-  warmupS: number
+  connections: number;
+  pipelining: number;
+  durationS: number;
+  warmupS: number;
 }
 
 export const PROFILES = {
   quick: { connections: 10, pipelining: 1, durationS: 1, warmupS: 0.5 },
   default: { connections: 100, pipelining: 10, durationS: 10, warmupS: 3 },
   seed: { connections: 500, pipelining: 10, durationS: 30, warmupS: 5 },
-} as const satisfies Record<string, LoadSettings>
+} as const satisfies Record<string, LoadSettings>;
 
-export type ProfileId = keyof typeof PROFILES
+export type ProfileId = keyof typeof PROFILES;
 
 export interface Flags {
-  profile?: string
-  runtimes?: string[]
-  frameworks?: string[]
-  scenarios?: string[]
-  connections?: number
-  pipelining?: number
-  durationS?: number
-  warmupS?: number
-  rounds?: number
-  waitQuietS?: number
-  out?: string
-  report?: string
-  cpuProf?: string
-  resume?: boolean
-  help?: boolean
+  profile?: string;
+  runtimes?: string[];
+  frameworks?: string[];
+  scenarios?: string[];
+  connections?: number;
+  pipelining?: number;
+  durationS?: number;
+  warmupS?: number;
+  rounds?: number;
+  waitQuietS?: number;
+  out?: string;
+  report?: string;
+  cpuProf?: string;
+  resume?: boolean;
+  help?: boolean;
 }
 
 export interface Config extends LoadSettings {
-  profile: ProfileId
-  rounds: number
+  profile: ProfileId;
+  rounds: number;
   /** Before each measurement, wait up to this long for other processes to leave the CPU (0: never wait). */
-  waitQuietS: number
-  runtimes: RuntimeId[]
-  frameworks: FrameworkId[]
-  scenarios: string[]
-  out: string
+  waitQuietS: number;
+  runtimes: RuntimeId[];
+  frameworks: FrameworkId[];
+  scenarios: string[];
+  out: string;
   /** Re-render the reports of an existing JSON file instead of running. */
-  report?: string
+  report?: string;
   /** Directory for CPU profiles of the node and bun targets (--cpu-prof). */
-  cpuProf?: string
+  cpuProf?: string;
   /** Keep the rows already in --out (an interrupted run of the same settings) and measure the rest. */
-  resume: boolean
+  resume: boolean;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -72,7 +72,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --report FILE.json             only re-render the reports of an existing run
   --cpu-prof DIR                 write CPU profiles of the node and bun targets to DIR
                                  (summarise them with bench/profile.ts)
-`
+`;
 
 const NUMBER_FLAGS: Record<string, keyof Flags> = {
   connections: 'connections',
@@ -81,61 +81,64 @@ const NUMBER_FLAGS: Record<string, keyof Flags> = {
   warmup: 'warmupS',
   rounds: 'rounds',
   'wait-quiet': 'waitQuietS',
-}
-const LIST_FLAGS: Record<string, keyof Flags> = { runtimes: 'runtimes', frameworks: 'frameworks', scenarios: 'scenarios' }
-const STRING_FLAGS: Record<string, keyof Flags> = { profile: 'profile', out: 'out', report: 'report', 'cpu-prof': 'cpuProf' }
+};
+const LIST_FLAGS: Record<string, keyof Flags> = { runtimes: 'runtimes', frameworks: 'frameworks', scenarios: 'scenarios' };
+const STRING_FLAGS: Record<string, keyof Flags> = { profile: 'profile', out: 'out', report: 'report', 'cpu-prof': 'cpuProf' };
 
 /** Parses `--flag value` and `--flag=value`; throws on anything unknown. */
 export function parseFlags(argv: readonly string[]): Flags {
-  const flags: Flags = {}
-  const set = flags as Record<string, unknown>
+  const flags: Flags = {};
+  const set = flags as Record<string, unknown>;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
+    const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
-      flags.help = true
-      continue
+      flags.help = true;
+      continue;
     }
     if (arg === '--resume') {
-      flags.resume = true
-      continue
+      flags.resume = true;
+      continue;
     }
-    if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`)
-    const eq = arg.indexOf('=')
-    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq)
-    const known = NUMBER_FLAGS[name] ?? LIST_FLAGS[name] ?? STRING_FLAGS[name]
-    if (!known) throw new Error(`unknown flag --${name}`)
-    let value: string | undefined = eq < 0 ? argv[++i] : arg.slice(eq + 1)
-    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new Error(`--${name} needs a value`)
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const known = NUMBER_FLAGS[name] ?? LIST_FLAGS[name] ?? STRING_FLAGS[name];
+    if (!known) throw new Error(`unknown flag --${name}`);
+    const value: string | undefined = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new Error(`--${name} needs a value`);
     if (NUMBER_FLAGS[name]) {
-      const n = Number(value)
+      const n = Number(value);
       // A warm-up or wait of 0 is allowed; everything else must be positive.
-      const zeroOk = name === 'warmup' || name === 'wait-quiet'
-      if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) throw new Error(`--${name} must be a positive number, got "${value}"`)
+      const zeroOk = name === 'warmup' || name === 'wait-quiet';
+      if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) throw new Error(`--${name} must be a positive number, got "${value}"`);
       if (name === 'connections' || name === 'pipelining' || name === 'rounds') {
-        if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer`)
+        if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer`);
       }
-      set[known] = n
+      set[known] = n;
     } else if (LIST_FLAGS[name]) {
-      set[known] = value.split(',').map((s) => s.trim()).filter(Boolean)
-    } else {
       set[known] = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    } else {
+      set[known] = value;
     }
   }
-  return flags
+  return flags;
 }
 
 function pickList<T extends string>(what: string, given: string[] | undefined, known: readonly T[]): T[] {
-  if (!given || given.length === 0 || (given.length === 1 && given[0] === 'all')) return [...known]
-  for (const id of given) if (!known.includes(id as T)) throw new Error(`unknown ${what} "${id}" (known: ${known.join(', ')})`)
+  if (!given || given.length === 0 || (given.length === 1 && given[0] === 'all')) return [...known];
+  for (const id of given) if (!known.includes(id as T)) throw new Error(`unknown ${what} "${id}" (known: ${known.join(', ')})`);
   // Keep the canonical order so reports line up whatever order the flag used.
-  return known.filter((id) => given.includes(id))
+  return known.filter((id) => given.includes(id));
 }
 
 /** Profile defaults, overridden by explicit flags; validates every id. */
 export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Config {
-  const profile = (flags.profile ?? 'default') as ProfileId
-  if (!Object.hasOwn(PROFILES, profile)) throw new Error(`unknown profile "${flags.profile}" (known: ${Object.keys(PROFILES).join(', ')})`)
-  const base = PROFILES[profile]
+  const profile = (flags.profile ?? 'default') as ProfileId;
+  if (!Object.hasOwn(PROFILES, profile)) throw new Error(`unknown profile "${flags.profile}" (known: ${Object.keys(PROFILES).join(', ')})`);
+  const base = PROFILES[profile];
   return {
     profile,
     connections: flags.connections ?? base.connections,
@@ -152,5 +155,5 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     report: flags.report,
     cpuProf: flags.cpuProf,
     resume: flags.resume ?? false,
-  }
+  };
 }

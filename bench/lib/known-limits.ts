@@ -2,12 +2,12 @@
 // test: the report names them next to the failed row, with what shows it.
 
 export interface KnownLimit {
-  runtime: string
+  runtime: string;
   /** Scenarios it applies to; every scenario when absent. */
-  scenarios?: readonly string[]
+  scenarios?: readonly string[];
   /** Only under pipelining (autocannon -p > 1). */
-  pipelined?: boolean
-  note: string
+  pipelined?: boolean;
+  note: string;
 }
 
 export const KNOWN_LIMITS: readonly KnownLimit[] = [
@@ -15,20 +15,16 @@ export const KNOWN_LIMITS: readonly KnownLimit[] = [
     runtime: 'bun',
     scenarios: ['test-worker'],
     pipelined: true,
-    note:
-      'Bun 1.4 closes a connection, unanswered, when a pipelined request arrives while the response ahead of it is still pending (here: waiting for a worker thread); oven-sh/bun#38128 is the open fix. Without pipelining the route serves.',
+    note: 'Bun 1.4 closes a connection, unanswered, when a pipelined request arrives while the response ahead of it is still pending (here: waiting for a worker thread); oven-sh/bun#38128 is the open fix. Without pipelining the route serves.',
   },
   {
     runtime: 'workerd',
     pipelined: true,
-    note:
-      'workerd serves pipelined connections unevenly: under -p 10 some wait over autocannon’s 10 s timeout while others are answered, for the bare worker (raw) as much as for the frameworks.',
+    note: 'workerd serves pipelined connections unevenly: under -p 10 some wait over autocannon’s 10 s timeout while others are answered, for the bare worker (raw) as much as for the frameworks.',
   },
-]
+];
 
 /** The known runtime limit behind a failure under load, if any. */
 export function knownLimit(runtime: string, scenario: string, pipelining: number): KnownLimit | undefined {
-  return KNOWN_LIMITS.find(
-    (k) => k.runtime === runtime && (k.scenarios === undefined || k.scenarios.includes(scenario)) && (!k.pipelined || pipelining > 1),
-  )
+  return KNOWN_LIMITS.find((k) => k.runtime === runtime && (k.scenarios === undefined || k.scenarios.includes(scenario)) && (!k.pipelined || pipelining > 1));
 }

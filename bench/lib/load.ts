@@ -1,46 +1,46 @@
 // autocannon, driven from code. One instance at a time; stoppable on Ctrl-C.
-// @ts-ignore -- autocannon ships no types; the fields used are listed below.
-import autocannon from 'autocannon'
-import type { RequestSpec } from './scenarios.ts'
+// @ts-expect-error -- autocannon ships no types; the fields used are listed below.
+import autocannon from 'autocannon';
+import type { RequestSpec } from './scenarios.ts';
 
 export interface LoadResult {
-  rpsAvg: number
-  rpsP50: number
-  latency: { avg: number; p50: number; p97_5: number; p99: number; max: number }
-  requests: number
-  errors: number
-  timeouts: number
-  non2xx: number
-  durationS: number
+  rpsAvg: number;
+  rpsP50: number;
+  latency: { avg: number; p50: number; p97_5: number; p99: number; max: number };
+  requests: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  durationS: number;
 }
 
 export interface LoadOptions {
-  port: number
-  request: RequestSpec
-  connections: number
-  pipelining: number
-  durationS: number
-  onTick?: (elapsedS: number) => void
+  port: number;
+  request: RequestSpec;
+  connections: number;
+  pipelining: number;
+  durationS: number;
+  onTick?: (elapsedS: number) => void;
 }
 
 interface AutocannonResult {
-  requests: { average: number; p50: number; total: number }
-  latency: { average: number; p50: number; p97_5: number; p99: number; max: number }
-  errors: number
-  timeouts: number
-  non2xx: number
-  duration: number
+  requests: { average: number; p50: number; total: number };
+  latency: { average: number; p50: number; p97_5: number; p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  duration: number;
 }
 
-let current: { stop(): void } | null = null
+let current: { stop(): void } | null = null;
 
 export function stopLoad(): void {
-  current?.stop()
+  current?.stop();
 }
 
 export function runLoad(o: LoadOptions): Promise<LoadResult> {
   return new Promise((ok, fail) => {
-    const started = Date.now()
+    const started = Date.now();
     const instance = autocannon(
       {
         url: `http://127.0.0.1:${o.port}${o.request.path}`,
@@ -53,9 +53,9 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
         timeout: 10,
       },
       (err: Error | null, r: AutocannonResult) => {
-        clearInterval(ticker)
-        current = null
-        if (err) return fail(err)
+        clearInterval(ticker);
+        current = null;
+        if (err) return fail(err);
         ok({
           rpsAvg: r.requests.average,
           rpsP50: r.requests.p50,
@@ -65,10 +65,10 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
           timeouts: r.timeouts,
           non2xx: r.non2xx,
           durationS: r.duration,
-        })
+        });
       },
-    )
-    current = instance
-    const ticker = setInterval(() => o.onTick?.((Date.now() - started) / 1000), 250)
-  })
+    );
+    current = instance;
+    const ticker = setInterval(() => o.onTick?.((Date.now() - started) / 1000), 250);
+  });
 }

@@ -1,52 +1,52 @@
 // Machine and version facts recorded with every run.
-import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { cpus, release, totalmem, type as osType } from 'node:os'
-import { join } from 'node:path'
-import type { Meta } from './result.ts'
-import { ROOT, resolveBin } from './proc.ts'
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, type as osType, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, resolveBin } from './proc.ts';
+import type { Meta } from './result.ts';
 
 function packageVersion(dir: string): string {
   try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
   } catch {
-    return 'unknown'
+    return 'unknown';
   }
 }
 
 function binVersion(name: string, pattern: RegExp): string {
   try {
-    const out = execFileSync(resolveBin(name), ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 })
-    return pattern.exec(out)?.[1] ?? out.trim().split('\n')[0]!
+    const out = execFileSync(resolveBin(name), ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+    return pattern.exec(out)?.[1] ?? out.trim().split('\n')[0]!;
   } catch {
-    return 'unavailable'
+    return 'unavailable';
   }
 }
 
 /** The commit measured, marked when the working tree had uncommitted changes under src/ or adapters/. */
 export function gitRevision(): string {
   try {
-    const opts = { cwd: ROOT, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] }
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], opts).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'examples/bench'], opts).trim() !== ''
-    return dirty ? `${head}+uncommitted` : head
+    const opts = { cwd: ROOT, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] };
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], opts).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'examples/bench'], opts).trim() !== '';
+    return dirty ? `${head}+uncommitted` : head;
   } catch {
-    return 'unknown'
+    return 'unknown';
   }
 }
 
 function osName(): string {
   try {
-    const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))
-    if (m) return `${m[1]}, ${osType()} ${release()}`
+    const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'));
+    if (m) return `${m[1]}, ${osType()} ${release()}`;
   } catch {
     // not Linux-like
   }
-  return `${osType()} ${release()}`
+  return `${osType()} ${release()}`;
 }
 
 export function collectMeta(command?: string): Meta {
-  const cpu = cpus()
+  const cpu = cpus();
   return {
     date: new Date().toISOString(),
     host: {
@@ -69,5 +69,5 @@ export function collectMeta(command?: string): Meta {
       tsx: packageVersion(join(ROOT, 'node_modules/tsx')),
     },
     ...(command ? { command } : {}),
-  }
+  };
 }

@@ -1,56 +1,56 @@
 // The JSON written by --out (schema in BENCH.md), and the maths on it.
-import type { BundleSizes } from './bundle-size.ts'
-import type { Config, FrameworkId, RuntimeId } from './config.ts'
+import type { BundleSizes } from './bundle-size.ts';
+import type { Config, FrameworkId, RuntimeId } from './config.ts';
 
 export interface Row {
-  runtime: RuntimeId
-  framework: FrameworkId
-  scenario: string
-  ok: boolean
-  error: string | null
-  rps: { avg: number | null; p50: number | null }
-  latencyMs: { avg: number | null; p50: number | null; p97_5: number | null; p99: number | null; max: number | null }
-  requests: number | null
-  errors: number | null
-  timeouts: number | null
-  non2xx: number | null
-  cpuUsPerReq: number | null
-  rssPeakMB: number | null
-  coldStartMs: number | null
+  runtime: RuntimeId;
+  framework: FrameworkId;
+  scenario: string;
+  ok: boolean;
+  error: string | null;
+  rps: { avg: number | null; p50: number | null };
+  latencyMs: { avg: number | null; p50: number | null; p97_5: number | null; p99: number | null; max: number | null };
+  requests: number | null;
+  errors: number | null;
+  timeouts: number | null;
+  non2xx: number | null;
+  cpuUsPerReq: number | null;
+  rssPeakMB: number | null;
+  coldStartMs: number | null;
   /** CPU used by other processes on the machine during the measured window, in % of one core. */
-  backgroundCpuPct?: number | null
+  backgroundCpuPct?: number | null;
   /** req/s of every round, when --rounds > 1 (the row shows the median round). */
-  roundsRps?: number[]
+  roundsRps?: number[];
   /** CPU µs per request of every round, in the same order as `roundsRps` (the same round of each framework ran back to back). */
-  roundsCpuUsPerReq?: (number | null)[]
+  roundsCpuUsPerReq?: (number | null)[];
   /** Other processes' CPU during each round's measured window, in % of one core (same order). */
-  roundsBackgroundCpuPct?: (number | null)[]
+  roundsBackgroundCpuPct?: (number | null)[];
 }
 
 export interface Meta {
-  date: string
-  host: { cpus: number; cpuModel: string; memGiB: number; os: string }
-  versions: Record<string, string>
-  command?: string
+  date: string;
+  host: { cpus: number; cpuModel: string; memGiB: number; os: string };
+  versions: Record<string, string>;
+  command?: string;
 }
 
 export interface BenchResult {
-  meta: Meta
+  meta: Meta;
   config: {
-    profile: string
-    connections: number
-    pipelining: number
-    durationS: number
-    warmupS: number
-    rounds: number
-    waitQuietS?: number
-    runtimes?: string[]
-    frameworks?: string[]
-    scenarios?: string[]
-  }
-  rows: Row[]
+    profile: string;
+    connections: number;
+    pipelining: number;
+    durationS: number;
+    warmupS: number;
+    rounds: number;
+    waitQuietS?: number;
+    runtimes?: string[];
+    frameworks?: string[];
+    scenarios?: string[];
+  };
+  rows: Row[];
   /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
-  bundleSizes?: BundleSizes
+  bundleSizes?: BundleSizes;
 }
 
 export function configForJson(c: Config): BenchResult['config'] {
@@ -65,7 +65,7 @@ export function configForJson(c: Config): BenchResult['config'] {
     runtimes: c.runtimes,
     frameworks: c.frameworks,
     scenarios: c.scenarios,
-  }
+  };
 }
 
 export function emptyRow(runtime: RuntimeId, framework: FrameworkId, scenario: string, error: string | null): Row {
@@ -84,37 +84,37 @@ export function emptyRow(runtime: RuntimeId, framework: FrameworkId, scenario: s
     cpuUsPerReq: null,
     rssPeakMB: null,
     coldStartMs: null,
-  }
+  };
 }
 
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return NaN
-  const s = [...values].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** Index of the median element by key (the lower middle for even counts), to report one consistent round. */
 export function medianIndex<T>(items: readonly T[], key: (t: T) => number): number {
-  const order = items.map((t, i) => [key(t), i] as const).sort((a, b) => a[0] - b[0])
-  return order[(order.length - 1) >> 1]![1]
+  const order = items.map((t, i) => [key(t), i] as const).sort((a, b) => a[0] - b[0]);
+  return order[(order.length - 1) >> 1]![1];
 }
 
 /** a / b, or null when either side is missing, failed or zero. */
 export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
-  if (a == null || b == null || !Number.isFinite(a) || !Number.isFinite(b) || b <= 0 || a < 0) return null
-  return a / b
+  if (a == null || b == null || !Number.isFinite(a) || !Number.isFinite(b) || b <= 0 || a < 0) return null;
+  return a / b;
 }
 
 export function findRow(rows: readonly Row[], runtime: string, framework: string, scenario: string): Row | undefined {
-  return rows.find((r) => r.runtime === runtime && r.framework === framework && r.scenario === scenario)
+  return rows.find((r) => r.runtime === runtime && r.framework === framework && r.scenario === scenario);
 }
 
-export type Metric = 'rps' | 'cpu'
+export type Metric = 'rps' | 'cpu';
 
 function metricOf(row: Row | undefined, metric: Metric): number | null {
-  if (!row || row.rps.avg === null) return null
-  return metric === 'rps' ? row.rps.avg : row.cpuUsPerReq
+  if (!row || row.rps.avg === null) return null;
+  return metric === 'rps' ? row.rps.avg : row.cpuUsPerReq;
 }
 
 /**
@@ -130,19 +130,19 @@ export function frameworkRatio(
   over: FrameworkId,
   of: FrameworkId = 'rove',
 ): number | null {
-  return ratio(metricOf(findRow(rows, runtime, of, scenario), metric), metricOf(findRow(rows, runtime, over, scenario), metric))
+  return ratio(metricOf(findRow(rows, runtime, of, scenario), metric), metricOf(findRow(rows, runtime, over, scenario), metric));
 }
 
 /** Whether either side of a ratio had errors, timeouts or non-2xx responses under load. */
 export function ratioHasErrors(rows: readonly Row[], runtime: string, scenario: string, over: FrameworkId, of: FrameworkId = 'rove'): boolean {
-  return [findRow(rows, runtime, of, scenario), findRow(rows, runtime, over, scenario)].some((r) => r !== undefined && !r.ok)
+  return [findRow(rows, runtime, of, scenario), findRow(rows, runtime, over, scenario)].some((r) => r !== undefined && !r.ok);
 }
 
 /** Performance targets from the issue: rove ≥ 0.95× raw (deno, bun) / 0.90× (node) on /test, ≥ 1.0× hono everywhere. */
 export function targetFor(runtime: string, scenario: string, over: FrameworkId): number | null {
-  if (over === 'hono') return 1.0
-  if (scenario !== 'test') return null
-  if (runtime === 'node') return 0.9
-  if (runtime === 'deno' || runtime === 'bun') return 0.95
-  return null
+  if (over === 'hono') return 1.0;
+  if (scenario !== 'test') return null;
+  if (runtime === 'node') return 0.9;
+  if (runtime === 'deno' || runtime === 'bun') return 0.95;
+  return null;
 }

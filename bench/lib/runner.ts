@@ -2,93 +2,79 @@
 // time, so cold starts don't overlap), check every scenario once, then for
 // each scenario measure the frameworks back to back, so the ratios compare
 // figures taken a few seconds apart on this shared machine.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Config, FrameworkId, RuntimeId } from './config.ts'
-import { firstAnswer, send } from './http.ts'
-import { knownLimit } from './known-limits.ts'
-import { runLoad, type LoadResult } from './load.ts'
-import {
-  backgroundMeter,
-  cpuDeltaUs,
-  freePort,
-  peakRssMB,
-  processTree,
-  resetPeakRss,
-  startChild,
-  stopChild,
-  treeCpuUs,
-  type Child,
-} from './proc.ts'
-import { emptyRow, medianIndex, type Row } from './result.ts'
-import { SCENARIOS, checkResponse, scenarioById, type Scenario, type Variant } from './scenarios.ts'
-import { launchFor } from './targets.ts'
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Config, FrameworkId, RuntimeId } from './config.ts';
+import { firstAnswer, send } from './http.ts';
+import { knownLimit } from './known-limits.ts';
+import { type LoadResult, runLoad } from './load.ts';
+import { backgroundMeter, type Child, cpuDeltaUs, freePort, peakRssMB, processTree, resetPeakRss, startChild, stopChild, treeCpuUs } from './proc.ts';
+import { emptyRow, medianIndex, type Row } from './result.ts';
+import { checkResponse, SCENARIOS, type Scenario, scenarioById, type Variant } from './scenarios.ts';
+import { launchFor } from './targets.ts';
 
 export interface RunHooks {
   /** Transient progress (overwritten in a terminal). */
-  status(line: string): void
+  status(line: string): void;
   /** A permanent line. */
-  log(line: string): void
+  log(line: string): void;
   /** Called after every finished row, e.g. to save progress. */
-  row?(row: Row): void
+  row?(row: Row): void;
 }
 
-const READY_TIMEOUT_MS = 30_000
+const READY_TIMEOUT_MS = 30_000;
 /** "Quiet": other processes use less than this share of one core. */
-const QUIET_PCT = 20
+const QUIET_PCT = 20;
 /** Never wait more than this in total over a run, however busy the machine stays. */
-const QUIET_BUDGET_S = 15 * 60
-const READY_POLL_MS = 5
-const START_COST_S = 1.5 // rough, for the time-left estimate
-const STEP_COST_S = 0.3
+const QUIET_BUDGET_S = 15 * 60;
+const READY_POLL_MS = 5;
+const START_COST_S = 1.5; // rough, for the time-left estimate
+const STEP_COST_S = 0.3;
 
 interface Target {
-  runtime: RuntimeId
-  framework: FrameworkId
-  variant: Variant
-  port: number
-  child: Child | null
-  startError: string | null
-  coldStartMs: number | null
-  checkErrors: Map<string, string>
+  runtime: RuntimeId;
+  framework: FrameworkId;
+  variant: Variant;
+  port: number;
+  child: Child | null;
+  startError: string | null;
+  coldStartMs: number | null;
+  checkErrors: Map<string, string>;
 }
 
 export class Aborted extends Error {
   constructor() {
-    super('aborted')
+    super('aborted');
   }
 }
 
-const PROBE = scenarioById('test').checks[0]!
+const PROBE = scenarioById('test').checks[0]!;
 
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms))
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
-export function plannedRows(
-  config: Config,
-  done: readonly Row[] = [],
-): { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] {
-  const skip = new Set(done.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`))
-  const out: { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] = []
+export function plannedRows(config: Config, done: readonly Row[] = []): { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] {
+  const skip = new Set(done.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`));
+  const out: { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[] = [];
   for (const runtime of config.runtimes)
     for (const id of config.scenarios) {
-      const scenario = scenarioById(id)
+      const scenario = scenarioById(id);
       for (const framework of config.frameworks)
-        if (scenario.frameworks.includes(framework) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario })
+        if (scenario.frameworks.includes(framework) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario });
     }
-  return out
+  return out;
 }
 
 export class Runner {
-  aborted = false
+  aborted = false;
   /** Rows finished so far, also readable after an abort. */
-  readonly rows: Row[] = []
-  readonly #workDir = mkdtempSync(join(tmpdir(), 'rove-bench-'))
-  readonly #started = Date.now()
-  #jobsDone = 0
-  #jobsTotal = 0
-  #secondsLeft = 0
-  #waitedS = 0
+  readonly rows: Row[] = [];
+  readonly #workDir = mkdtempSync(join(tmpdir(), 'rove-bench-'));
+  readonly #started = Date.now();
+  #jobsDone = 0;
+  #jobsTotal = 0;
+  #secondsLeft = 0;
+  #waitedS = 0;
 
   constructor(
     readonly config: Config,
@@ -96,44 +82,43 @@ export class Runner {
     /** Rows of an earlier, interrupted run of the same settings (--resume): kept, not measured again. */
     readonly done: readonly Row[] = [],
   ) {
-    this.rows.push(...done)
+    this.rows.push(...done);
   }
 
   abort(): void {
-    this.aborted = true
+    this.aborted = true;
   }
 
   #checkAbort(): void {
-    if (this.aborted) throw new Aborted()
+    if (this.aborted) throw new Aborted();
   }
 
   async run(): Promise<Row[]> {
-    const plan = plannedRows(this.config, this.done)
-    const c = this.config
-    this.#jobsTotal = plan.length * c.rounds
-    this.#secondsLeft =
-      plan.length * (c.warmupS + c.rounds * (c.durationS + STEP_COST_S)) + this.#targetsNeeded(plan).length * START_COST_S
+    const plan = plannedRows(this.config, this.done);
+    const c = this.config;
+    this.#jobsTotal = plan.length * c.rounds;
+    this.#secondsLeft = plan.length * (c.warmupS + c.rounds * (c.durationS + STEP_COST_S)) + this.#targetsNeeded(plan).length * START_COST_S;
     try {
       for (const runtime of c.runtimes) {
-        const mine = plan.filter((p) => p.runtime === runtime)
-        if (mine.length === 0) continue
-        await this.#runRuntime(runtime, mine)
+        const mine = plan.filter((p) => p.runtime === runtime);
+        if (mine.length === 0) continue;
+        await this.#runRuntime(runtime, mine);
       }
     } finally {
-      rmSync(this.#workDir, { recursive: true, force: true })
+      rmSync(this.#workDir, { recursive: true, force: true });
     }
-    return this.rows
+    return this.rows;
   }
 
   #targetsNeeded(plan: { runtime: RuntimeId; framework: FrameworkId; scenario: Scenario }[]): string[] {
-    return [...new Set(plan.map((p) => `${p.runtime}/${p.framework}/${p.scenario.variant}`))]
+    return [...new Set(plan.map((p) => `${p.runtime}/${p.framework}/${p.scenario.variant}`))];
   }
 
   async #runRuntime(runtime: RuntimeId, plan: { framework: FrameworkId; scenario: Scenario }[]): Promise<void> {
-    const scenarios = [...new Map(plan.map((p) => [p.scenario.id, p.scenario])).values()]
-    const wanted = (f: FrameworkId, s: Scenario) => plan.some((p) => p.framework === f && p.scenario.id === s.id)
-    const targets = new Map<string, Target>()
-    const key = (f: FrameworkId, v: Variant) => `${f}/${v}`
+    const scenarios = [...new Map(plan.map((p) => [p.scenario.id, p.scenario])).values()];
+    const wanted = (f: FrameworkId, s: Scenario) => plan.some((p) => p.framework === f && p.scenario.id === s.id);
+    const targets = new Map<string, Target>();
+    const key = (f: FrameworkId, v: Variant) => `${f}/${v}`;
     for (const s of scenarios)
       for (const f of this.config.frameworks)
         if (wanted(f, s) && !targets.has(key(f, s.variant)))
@@ -146,70 +131,70 @@ export class Runner {
             startError: null,
             coldStartMs: null,
             checkErrors: new Map(),
-          })
-    const rows = this.rows
+          });
+    const rows = this.rows;
     try {
       for (const t of targets.values()) {
-        this.#checkAbort()
-        await this.#start(t)
-        this.#secondsLeft -= START_COST_S
-        if (!t.startError) await this.#checkAll(t, scenarios)
-        const label = `${runtime} · ${t.framework}${t.variant === 'default' ? '' : ` (${t.variant})`}`
-        if (t.startError) this.hooks.log(`  ${label}: failed to start: ${t.startError}`)
+        this.#checkAbort();
+        await this.#start(t);
+        this.#secondsLeft -= START_COST_S;
+        if (!t.startError) await this.#checkAll(t, scenarios);
+        const label = `${runtime} · ${t.framework}${t.variant === 'default' ? '' : ` (${t.variant})`}`;
+        if (t.startError) this.hooks.log(`  ${label}: failed to start: ${t.startError}`);
         else {
-          const failed = [...t.checkErrors.keys()]
+          const failed = [...t.checkErrors.keys()];
           this.hooks.log(
             `  ${label}: ready in ${t.coldStartMs === null ? '?' : t.coldStartMs.toFixed(0)} ms (pid ${t.child!.pid}, port ${t.port})` +
               (failed.length ? `; check failed: ${failed.join(', ')}` : ''),
-          )
+          );
         }
       }
       for (const s of scenarios) {
-        const frameworks = this.config.frameworks.filter((f) => wanted(f, s))
-        const rounds: Map<FrameworkId, Row[]> = new Map(frameworks.map((f) => [f, []]))
+        const frameworks = this.config.frameworks.filter((f) => wanted(f, s));
+        const rounds: Map<FrameworkId, Row[]> = new Map(frameworks.map((f) => [f, []]));
         for (let round = 0; round < this.config.rounds; round++) {
           // Rotate the order each round so no framework always goes first.
-          const order = frameworks.map((_, i) => frameworks[(i + round) % frameworks.length]!)
+          const order = frameworks.map((_, i) => frameworks[(i + round) % frameworks.length]!);
           for (const f of order) {
-            this.#checkAbort()
-            const row = await this.#measure(targets.get(key(f, s.variant))!, s, round)
-            rounds.get(f)!.push(row)
-            this.#jobsDone++
+            this.#checkAbort();
+            const row = await this.#measure(targets.get(key(f, s.variant))!, s, round);
+            rounds.get(f)!.push(row);
+            this.#jobsDone++;
           }
         }
         for (const f of frameworks) {
-          const all = rounds.get(f)!
-          const measured = all.filter((r) => r.rps.avg !== null)
-          let row = all[0]!
+          const all = rounds.get(f)!;
+          const measured = all.filter((r) => r.rps.avg !== null);
+          let row = all[0]!;
           if (measured.length > 0) {
-            row = measured[medianIndex(measured, (r) => r.rps.avg!)]!
+            row = measured[medianIndex(measured, (r) => r.rps.avg!)]!;
             // A failure in any round fails the row.
-            const failed = all.find((r) => !r.ok)
-            if (failed) row = { ...row, ok: false, error: failed.error }
+            const failed = all.find((r) => !r.ok);
+            if (failed) row = { ...row, ok: false, error: failed.error };
             if (this.config.rounds > 1)
               row = {
                 ...row,
                 roundsRps: all.map((r) => r.rps.avg ?? NaN),
                 roundsCpuUsPerReq: all.map((r) => r.cpuUsPerReq),
                 roundsBackgroundCpuPct: all.map((r) => r.backgroundCpuPct ?? null),
-              }
+              };
           }
-          rows.push(row)
-          this.hooks.log(describeRow(row))
-          this.hooks.row?.(row)
+          rows.push(row);
+          this.hooks.log(describeRow(row));
+          this.hooks.row?.(row);
         }
       }
     } finally {
-      for (const t of targets.values()) if (t.child) await stopChild(t.child)
+      for (const t of targets.values()) if (t.child) await stopChild(t.child);
     }
   }
 
   async #start(t: Target): Promise<void> {
-    this.#status(`${t.runtime} · ${t.framework} · starting`)
-    t.startError = null
-    t.coldStartMs = null
-    t.port = await freePort()
-    let launch
+    this.#status(`${t.runtime} · ${t.framework} · starting`);
+    t.startError = null;
+    t.coldStartMs = null;
+    t.port = await freePort();
+    let launch: ReturnType<typeof launchFor>;
     try {
       launch = launchFor({
         runtime: t.runtime,
@@ -218,57 +203,57 @@ export class Runner {
         port: t.port,
         workDir: this.#workDir,
         cpuProfDir: t.runtime === 'node' || t.runtime === 'bun' ? this.config.cpuProf : undefined,
-      })
+      });
     } catch (err) {
-      t.startError = (err as Error).message
-      return
+      t.startError = (err as Error).message;
+      return;
     }
-    const t0 = performance.now()
-    const child = startChild(launch.bin, launch.args, launch.env)
-    t.child = child
+    const t0 = performance.now();
+    const child = startChild(launch.bin, launch.args, launch.env);
+    t.child = child;
     try {
-      const res = await firstAnswer(t.port, PROBE.request, child, READY_TIMEOUT_MS, READY_POLL_MS)
-      if (checkResponse(PROBE.expect, res) === null) t.coldStartMs = performance.now() - t0
+      const res = await firstAnswer(t.port, PROBE.request, child, READY_TIMEOUT_MS, READY_POLL_MS);
+      if (checkResponse(PROBE.expect, res) === null) t.coldStartMs = performance.now() - t0;
     } catch (err) {
-      t.startError = (err as Error).message
-      await stopChild(child)
+      t.startError = (err as Error).message;
+      await stopChild(child);
     }
   }
 
   async #checkAll(t: Target, scenarios: Scenario[]): Promise<void> {
-    t.checkErrors.clear()
+    t.checkErrors.clear();
     for (const s of scenarios) {
-      if (s.variant !== t.variant || !s.frameworks.includes(t.framework)) continue
-      const err = await checkScenario(t.port, s)
-      if (err) t.checkErrors.set(s.id, err)
+      if (s.variant !== t.variant || !s.frameworks.includes(t.framework)) continue;
+      const err = await checkScenario(t.port, s);
+      if (err) t.checkErrors.set(s.id, err);
     }
   }
 
   async #measure(t: Target, s: Scenario, round: number): Promise<Row> {
-    const c = this.config
-    const row = emptyRow(t.runtime, t.framework, s.id, null)
-    const label = `${t.runtime} · ${t.framework} · ${s.id}${c.rounds > 1 ? ` · round ${round + 1}/${c.rounds}` : ''}`
-    const warm = round === 0 ? c.warmupS : 0
+    const c = this.config;
+    const row = emptyRow(t.runtime, t.framework, s.id, null);
+    const label = `${t.runtime} · ${t.framework} · ${s.id}${c.rounds > 1 ? ` · round ${round + 1}/${c.rounds}` : ''}`;
+    const warm = round === 0 ? c.warmupS : 0;
     // Counted as spent when the step starts; #status adds what is left of it.
-    this.#secondsLeft -= warm + c.durationS + STEP_COST_S
+    this.#secondsLeft -= warm + c.durationS + STEP_COST_S;
     if (t.child?.exited && !t.startError) {
-      this.hooks.log(`  ${t.runtime} · ${t.framework}: the target had exited (${t.child.exitSignal ?? t.child.exitCode}); restarting`)
-      await this.#start(t)
-      if (!t.startError) await this.#checkAll(t, [s])
+      this.hooks.log(`  ${t.runtime} · ${t.framework}: the target had exited (${t.child.exitSignal ?? t.child.exitCode}); restarting`);
+      await this.#start(t);
+      if (!t.startError) await this.#checkAll(t, [s]);
     }
-    row.coldStartMs = t.coldStartMs
+    row.coldStartMs = t.coldStartMs;
     if (t.startError) {
-      row.error = `failed to start: ${t.startError}`
-      return row
+      row.error = `failed to start: ${t.startError}`;
+      return row;
     }
-    const checkError = t.checkErrors.get(s.id)
+    const checkError = t.checkErrors.get(s.id);
     if (checkError) {
-      row.error = `check failed, not measured: ${checkError}`
-      return row
+      row.error = `check failed, not measured: ${checkError}`;
+      return row;
     }
-    const child = t.child!
+    const child = t.child!;
     try {
-      await this.#waitQuiet(label)
+      await this.#waitQuiet(label);
       if (warm > 0) {
         await runLoad({
           port: t.port,
@@ -277,13 +262,13 @@ export class Runner {
           pipelining: c.pipelining,
           durationS: warm,
           onTick: (e) => this.#status(`${label} · warm-up ${Math.min(e, warm).toFixed(1)}/${warm} s`, warm - e + c.durationS),
-        })
-        this.#checkAbort()
+        });
+        this.#checkAbort();
       }
-      const pids = processTree(child.pid)
-      resetPeakRss(pids)
-      const background = backgroundMeter()
-      const cpu0 = treeCpuUs(pids)
+      const pids = processTree(child.pid);
+      resetPeakRss(pids);
+      const background = backgroundMeter();
+      const cpu0 = treeCpuUs(pids);
       const r: LoadResult = await runLoad({
         port: t.port,
         request: s.request,
@@ -291,64 +276,64 @@ export class Runner {
         pipelining: c.pipelining,
         durationS: c.durationS,
         onTick: (e) => this.#status(`${label} · measure ${Math.min(e, c.durationS).toFixed(1)}/${c.durationS} s`, c.durationS - e),
-      })
-      const after = [...new Set([...pids, ...processTree(child.pid)])]
-      const cpu = cpuDeltaUs(cpu0, treeCpuUs(after))
-      const bg = background()
-      row.backgroundCpuPct = bg === null ? null : Math.round(bg)
-      row.rssPeakMB = round1(peakRssMB(after))
-      row.rps = { avg: r.rpsAvg, p50: r.rpsP50 }
-      row.latencyMs = r.latency
-      row.requests = r.requests
-      row.errors = r.errors
-      row.timeouts = r.timeouts
-      row.non2xx = r.non2xx
-      row.cpuUsPerReq = r.requests > 0 ? round2(cpu / r.requests) : null
-      const problems: string[] = []
-      if (child.exited) problems.push(`the target exited during the load (${child.exitSignal ?? `code ${child.exitCode}`}): ${child.output()}`)
-      if (r.errors) problems.push(`${r.errors} errors`)
-      if (r.timeouts) problems.push(`${r.timeouts} timeouts`)
-      if (r.non2xx) problems.push(`${r.non2xx} non-2xx responses`)
-      if (r.requests === 0) problems.push('no request completed')
-      row.ok = problems.length === 0
-      const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, c.pipelining)
-      row.error = row.ok ? null : `under load: ${problems.join(', ')}${limit ? ` (known runtime limit: ${limit.note})` : ''}`
+      });
+      const after = [...new Set([...pids, ...processTree(child.pid)])];
+      const cpu = cpuDeltaUs(cpu0, treeCpuUs(after));
+      const bg = background();
+      row.backgroundCpuPct = bg === null ? null : Math.round(bg);
+      row.rssPeakMB = round1(peakRssMB(after));
+      row.rps = { avg: r.rpsAvg, p50: r.rpsP50 };
+      row.latencyMs = r.latency;
+      row.requests = r.requests;
+      row.errors = r.errors;
+      row.timeouts = r.timeouts;
+      row.non2xx = r.non2xx;
+      row.cpuUsPerReq = r.requests > 0 ? round2(cpu / r.requests) : null;
+      const problems: string[] = [];
+      if (child.exited) problems.push(`the target exited during the load (${child.exitSignal ?? `code ${child.exitCode}`}): ${child.output()}`);
+      if (r.errors) problems.push(`${r.errors} errors`);
+      if (r.timeouts) problems.push(`${r.timeouts} timeouts`);
+      if (r.non2xx) problems.push(`${r.non2xx} non-2xx responses`);
+      if (r.requests === 0) problems.push('no request completed');
+      row.ok = problems.length === 0;
+      const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, c.pipelining);
+      row.error = row.ok ? null : `under load: ${problems.join(', ')}${limit ? ` (known runtime limit: ${limit.note})` : ''}`;
     } catch (err) {
-      if (err instanceof Aborted) throw err
-      row.error = `load failed: ${(err as Error).message}`
+      if (err instanceof Aborted) throw err;
+      row.error = `load failed: ${(err as Error).message}`;
     }
-    return row
+    return row;
   }
 
   /** Waits (within the run's budget) until other processes leave the CPU alone. */
   async #waitQuiet(label: string): Promise<void> {
-    const max = Math.min(this.config.waitQuietS, QUIET_BUDGET_S - this.#waitedS)
-    if (max <= 0) return
-    const start = performance.now()
-    let pct: number | null = null
+    const max = Math.min(this.config.waitQuietS, QUIET_BUDGET_S - this.#waitedS);
+    if (max <= 0) return;
+    const start = performance.now();
+    let pct: number | null = null;
     for (;;) {
-      const meter = backgroundMeter()
-      await sleep(1000)
-      this.#checkAbort()
-      pct = meter()
-      const waited = (performance.now() - start) / 1000
-      if (pct === null || pct < QUIET_PCT) break
+      const meter = backgroundMeter();
+      await sleep(1000);
+      this.#checkAbort();
+      pct = meter();
+      const waited = (performance.now() - start) / 1000;
+      if (pct === null || pct < QUIET_PCT) break;
       if (waited >= max) {
-        this.hooks.log(`  ${label}: other processes still use ${pct.toFixed(0)}% of a core after ${waited.toFixed(0)} s; measuring anyway`)
-        break
+        this.hooks.log(`  ${label}: other processes still use ${pct.toFixed(0)}% of a core after ${waited.toFixed(0)} s; measuring anyway`);
+        break;
       }
-      this.#status(`${label} · waiting for a quiet machine (others use ${pct.toFixed(0)}% of a core, ${waited.toFixed(0)}/${max.toFixed(0)} s)`)
+      this.#status(`${label} · waiting for a quiet machine (others use ${pct.toFixed(0)}% of a core, ${waited.toFixed(0)}/${max.toFixed(0)} s)`);
     }
-    const waited = (performance.now() - start) / 1000
+    const waited = (performance.now() - start) / 1000;
     // The one-second probe itself is not a wait.
-    if (waited > 1.5) this.#waitedS += waited
+    if (waited > 1.5) this.#waitedS += waited;
   }
 
   #status(what: string, stepLeftS = 0): void {
-    const elapsed = (Date.now() - this.#started) / 1000
-    const left = Math.max(0, this.#secondsLeft + Math.max(0, stepLeftS))
-    const n = Math.min(this.#jobsDone + 1, this.#jobsTotal)
-    this.hooks.status(`[${n}/${this.#jobsTotal}] ${what} · elapsed ${clock(elapsed)} · left ~${clock(left)}`)
+    const elapsed = (Date.now() - this.#started) / 1000;
+    const left = Math.max(0, this.#secondsLeft + Math.max(0, stepLeftS));
+    const n = Math.min(this.#jobsDone + 1, this.#jobsTotal);
+    this.hooks.status(`[${n}/${this.#jobsTotal}] ${what} · elapsed ${clock(elapsed)} · left ~${clock(left)}`);
   }
 }
 
@@ -356,34 +341,34 @@ export class Runner {
 export async function checkScenario(port: number, s: Scenario): Promise<string | null> {
   for (const check of s.checks) {
     try {
-      const err = checkResponse(check.expect, await send(port, check.request))
-      if (err) return `${check.name}: ${err}`
+      const err = checkResponse(check.expect, await send(port, check.request));
+      if (err) return `${check.name}: ${err}`;
     } catch (e) {
-      return `${check.name}: ${(e as Error).message}`
+      return `${check.name}: ${(e as Error).message}`;
     }
   }
-  return null
+  return null;
 }
 
-const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10)
-const round2 = (n: number) => Math.round(n * 100) / 100
+const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export function clock(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds))
-  const h = Math.floor(s / 3600)
-  const m = Math.floor((s % 3600) / 60)
-  const ss = String(s % 60).padStart(2, '0')
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
 export function describeRow(r: Row): string {
-  const head = `  ${r.runtime.padEnd(11)} ${r.framework.padEnd(4)} ${r.scenario.padEnd(19)}`
-  if (r.rps.avg === null) return `${head} FAILED  ${r.error}`
-  const rps = Math.round(r.rps.avg).toLocaleString('en-US').padStart(9)
-  const p99 = `p99 ${r.latencyMs.p99} ms`.padEnd(12)
-  const cpu = `cpu ${r.cpuUsPerReq ?? '?'} µs/req`.padEnd(18)
-  const bg = r.backgroundCpuPct == null ? '' : `  others ${r.backgroundCpuPct}%`
-  return `${head} ${rps} req/s  ${p99} ${cpu} rss ${String(r.rssPeakMB ?? '?').padEnd(5)} MB${bg}${r.ok ? '' : `  FAILED  ${r.error}`}`
+  const head = `  ${r.runtime.padEnd(11)} ${r.framework.padEnd(4)} ${r.scenario.padEnd(19)}`;
+  if (r.rps.avg === null) return `${head} FAILED  ${r.error}`;
+  const rps = Math.round(r.rps.avg).toLocaleString('en-US').padStart(9);
+  const p99 = `p99 ${r.latencyMs.p99} ms`.padEnd(12);
+  const cpu = `cpu ${r.cpuUsPerReq ?? '?'} µs/req`.padEnd(18);
+  const bg = r.backgroundCpuPct == null ? '' : `  others ${r.backgroundCpuPct}%`;
+  return `${head} ${rps} req/s  ${p99} ${cpu} rss ${String(r.rssPeakMB ?? '?').padEnd(5)} MB${bg}${r.ok ? '' : `  FAILED  ${r.error}`}`;
 }
 
-export { SCENARIOS }
+export { SCENARIOS };

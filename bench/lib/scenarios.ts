@@ -1,32 +1,33 @@
 // The scenario table (BENCH.md). Adding a scenario here is all the runner
 // needs: the load request, the checks run once before load, and which
 // frameworks can express it. A framework not listed leaves the row out.
-import type { FrameworkId } from './config.ts'
-import { BENCH_TOKEN, ECHO_BODY, PARAMS_BODY, POWERED_BY, fortunesForRequest } from '../shared/fixtures.ts'
-import { fortunesPage } from '../shared/html.ts'
+
+import { BENCH_TOKEN, ECHO_BODY, fortunesForRequest, PARAMS_BODY, POWERED_BY } from '../shared/fixtures.ts';
+import { fortunesPage } from '../shared/html.ts';
+import type { FrameworkId } from './config.ts';
 
 export interface RequestSpec {
-  method: 'GET' | 'POST'
-  path: string
-  headers?: Record<string, string>
-  body?: string
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 export interface Expectation {
-  status: number
+  status: number;
   /** Media type, optionally with `; charset=…` (then the charset must match too). */
-  contentType: string
+  contentType: string;
   /** Exact body. */
-  body?: string
+  body?: string;
   /** Custom body check for bodies that may legitimately differ in form; returns an error or null. */
-  bodyCheck?: (body: string) => string | null
-  headers?: Record<string, string | RegExp>
+  bodyCheck?: (body: string) => string | null;
+  headers?: Record<string, string | RegExp>;
 }
 
 export interface Check {
-  name: string
-  request: RequestSpec
-  expect: Expectation
+  name: string;
+  request: RequestSpec;
+  expect: Expectation;
 }
 
 /**
@@ -34,47 +35,47 @@ export interface Check {
  * started main.ts, main-worker.ts and main-log.ts: with one empty event
  * listener attached, or with the worker pool enabled.
  */
-export type Variant = 'default' | 'listener' | 'workers'
+export type Variant = 'default' | 'listener' | 'workers';
 
 export interface Scenario {
-  id: string
-  title: string
+  id: string;
+  title: string;
   /** The request put under load; checks[0] checks its response. */
-  request: RequestSpec
-  checks: Check[]
-  frameworks: readonly FrameworkId[]
-  variant: Variant
+  request: RequestSpec;
+  checks: Check[];
+  frameworks: readonly FrameworkId[];
+  variant: Variant;
   /** The Rove feature the scenario needs; the app answers 501 naming it while missing. */
-  needs?: string
+  needs?: string;
 }
 
-const ALL: readonly FrameworkId[] = ['rove', 'rove-fs', 'hono', 'raw']
-const JSON_POST = { 'content-type': 'application/json' }
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const ALL: readonly FrameworkId[] = ['rove', 'rove-fs', 'hono', 'raw'];
+const JSON_POST = { 'content-type': 'application/json' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Template engines escape quotes differently (&#39; &#x27; &apos; or not at all);
 // only <, > and & must be escaped in text, so compare with quote escapes undone.
-const QUOTE_REFS: Record<string, string> = { '&quot;': '"', '&#34;': '"', '&#x22;': '"', '&#39;': "'", '&#x27;': "'", '&apos;': "'" }
+const QUOTE_REFS: Record<string, string> = { '&quot;': '"', '&#34;': '"', '&#x22;': '"', '&#39;': "'", '&#x27;': "'", '&apos;': "'" };
 export function normalizeQuoteEscapes(html: string): string {
-  return html.replace(/&(quot|apos|#34|#x22|#39|#x27);/gi, (ref) => QUOTE_REFS[ref.toLowerCase()] ?? ref)
+  return html.replace(/&(quot|apos|#34|#x22|#39|#x27);/gi, (ref) => QUOTE_REFS[ref.toLowerCase()] ?? ref);
 }
 
 export function expectedFortunesPage(): string {
-  return normalizeQuoteEscapes(fortunesPage(fortunesForRequest()))
+  return normalizeQuoteEscapes(fortunesPage(fortunesForRequest()));
 }
 
 function fortunesCheck(body: string): string | null {
-  if (body.includes('<script>')) return 'the <script> fortune is not escaped'
-  const want = expectedFortunesPage()
-  const got = normalizeQuoteEscapes(body)
-  if (got === want) return null
-  let i = 0
-  while (i < want.length && want[i] === got[i]) i++
-  return `body differs at character ${i}: expected …${JSON.stringify(want.slice(i, i + 40))}, got …${JSON.stringify(got.slice(i, i + 40))}`
+  if (body.includes('<script>')) return 'the <script> fortune is not escaped';
+  const want = expectedFortunesPage();
+  const got = normalizeQuoteEscapes(body);
+  if (got === want) return null;
+  let i = 0;
+  while (i < want.length && want[i] === got[i]) i++;
+  return `body differs at character ${i}: expected …${JSON.stringify(want.slice(i, i + 40))}, got …${JSON.stringify(got.slice(i, i + 40))}`;
 }
 
 function get(path: string, headers?: Record<string, string>): RequestSpec {
-  return headers ? { method: 'GET', path, headers } : { method: 'GET', path }
+  return headers ? { method: 'GET', path, headers } : { method: 'GET', path };
 }
 
 function simple(
@@ -92,11 +93,11 @@ function simple(
     frameworks: more.frameworks ?? ALL,
     variant: more.variant ?? 'default',
     ...(more.needs ? { needs: more.needs } : {}),
-  }
+  };
 }
 
 const INVALID_PARAMS =
-  '{"name":"","email":"not-an-address","age":-3,"role":"root","active":"yes","score":101,"tags":[],"country":"gb","bio":"","address":{"city":"London","zip":"W1"}}'
+  '{"name":"","email":"not-an-address","age":-3,"role":"root","active":"yes","score":101,"tags":[],"country":"gb","bio":"","address":{"city":"London","zip":"W1"}}';
 
 export const SCENARIOS: readonly Scenario[] = [
   simple('test', 'JSON hello', get('/test'), { status: 200, contentType: 'application/json', body: '{"hello":"world!"}' }),
@@ -159,8 +160,8 @@ export const SCENARIOS: readonly Scenario[] = [
             status: 400,
             contentType: 'application/problem+json',
             bodyCheck: (body) => {
-              const missing = ['name', 'email', 'age', 'role', 'country'].filter((f) => !body.includes(f))
-              return missing.length ? `the problem does not name the fields ${missing.join(', ')}` : null
+              const missing = ['name', 'email', 'age', 'role', 'country'].filter((f) => !body.includes(f));
+              return missing.length ? `the problem does not name the fields ${missing.join(', ')}` : null;
             },
           },
         },
@@ -227,14 +228,14 @@ export const SCENARIOS: readonly Scenario[] = [
     { status: 200, contentType: 'application/json', body: '{"hello":"world!"}' },
     { frameworks: ['rove', 'rove-fs'], variant: 'listener', needs: 'events (app.on)' },
   ),
-]
+];
 
-export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id)
+export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);
 
 export function scenarioById(id: string): Scenario {
-  const s = SCENARIOS.find((x) => x.id === id)
-  if (!s) throw new Error(`unknown scenario ${id}`)
-  return s
+  const s = SCENARIOS.find((x) => x.id === id);
+  if (!s) throw new Error(`unknown scenario ${id}`);
+  return s;
 }
 
 /** Compares one response with an expectation; returns the reason it is wrong, or null. */
@@ -242,31 +243,34 @@ export function checkResponse(
   expect: Expectation,
   res: { status: number; headers: Record<string, string | string[] | undefined>; body: string },
 ): string | null {
-  const snippet = () => (res.body.length > 160 ? JSON.stringify(res.body.slice(0, 160)) + '…' : JSON.stringify(res.body))
-  if (res.status !== expect.status) return `expected status ${expect.status}, got ${res.status}: ${snippet()}`
-  const ct = String(res.headers['content-type'] ?? '')
-  const ctError = checkContentType(expect.contentType, ct)
-  if (ctError) return ctError
+  const snippet = () => (res.body.length > 160 ? `${JSON.stringify(res.body.slice(0, 160))}…` : JSON.stringify(res.body));
+  if (res.status !== expect.status) return `expected status ${expect.status}, got ${res.status}: ${snippet()}`;
+  const ct = String(res.headers['content-type'] ?? '');
+  const ctError = checkContentType(expect.contentType, ct);
+  if (ctError) return ctError;
   for (const [name, want] of Object.entries(expect.headers ?? {})) {
-    const got = res.headers[name]
-    const value = Array.isArray(got) ? got.join(', ') : got
-    if (value === undefined) return `missing response header ${name}`
-    if (typeof want === 'string' ? value !== want : !want.test(value)) return `header ${name}: expected ${want}, got ${JSON.stringify(value)}`
+    const got = res.headers[name];
+    const value = Array.isArray(got) ? got.join(', ') : got;
+    if (value === undefined) return `missing response header ${name}`;
+    if (typeof want === 'string' ? value !== want : !want.test(value)) return `header ${name}: expected ${want}, got ${JSON.stringify(value)}`;
   }
-  if (expect.body !== undefined && res.body !== expect.body) return `expected body ${JSON.stringify(expect.body.slice(0, 160))}, got ${snippet()}`
-  if (expect.bodyCheck) return expect.bodyCheck(res.body)
-  return null
+  if (expect.body !== undefined && res.body !== expect.body) return `expected body ${JSON.stringify(expect.body.slice(0, 160))}, got ${snippet()}`;
+  if (expect.bodyCheck) return expect.bodyCheck(res.body);
+  return null;
 }
 
 export function checkContentType(expected: string, actual: string): string | null {
   const parse = (v: string) => {
-    const [type = '', ...params] = v.split(';').map((s) => s.trim().toLowerCase())
-    const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '')
-    return { type, charset }
-  }
-  const want = parse(expected)
-  const got = parse(actual)
-  if (want.type !== got.type) return `expected content-type ${expected}, got ${JSON.stringify(actual)}`
-  if (want.charset && want.charset !== got.charset) return `expected content-type ${expected}, got ${JSON.stringify(actual)}`
-  return null
+    const [type = '', ...params] = v.split(';').map((s) => s.trim().toLowerCase());
+    const charset = params
+      .find((p) => p.startsWith('charset='))
+      ?.slice(8)
+      .replace(/"/g, '');
+    return { type, charset };
+  };
+  const want = parse(expected);
+  const got = parse(actual);
+  if (want.type !== got.type) return `expected content-type ${expected}, got ${JSON.stringify(actual)}`;
+  if (want.charset && want.charset !== got.charset) return `expected content-type ${expected}, got ${JSON.stringify(actual)}`;
+  return null;
 }

@@ -1,99 +1,99 @@
 // How each runtime × framework is started: the command line of a direct
 // child process running the real runtime binary.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import type { FrameworkId, RuntimeId } from './config.ts'
-import type { Variant } from './scenarios.ts'
-import { ROOT, resolveBin } from './proc.ts'
-import { bundleWorker, workerdConfig } from './workerd.ts'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameworkId, RuntimeId } from './config.ts';
+import { ROOT, resolveBin } from './proc.ts';
+import type { Variant } from './scenarios.ts';
+import { bundleWorker, workerdConfig } from './workerd.ts';
 
 // rove-fs: the same app as a routes directory (file routes; issue 6), to show what file routing costs.
-const ENTRY_DIR: Record<FrameworkId, string> = { rove: 'examples/bench', 'rove-fs': 'examples/bench-fs', hono: 'bench/hono', raw: 'bench/raw' }
+const ENTRY_DIR: Record<FrameworkId, string> = { rove: 'examples/bench', 'rove-fs': 'examples/bench-fs', hono: 'bench/hono', raw: 'bench/raw' };
 const ENTRY_FILE: Record<RuntimeId, string> = {
   node: 'node.ts',
   deno: 'deno.ts',
   bun: 'bun.ts',
   'deno-deploy': 'deploy.ts',
   workerd: 'worker.ts',
-}
+};
 
 export function entryFile(runtime: RuntimeId, framework: FrameworkId): string {
-  return `${ENTRY_DIR[framework]}/${ENTRY_FILE[runtime]}`
+  return `${ENTRY_DIR[framework]}/${ENTRY_FILE[runtime]}`;
 }
 
 export interface Launch {
-  bin: string
-  args: string[]
-  env: Record<string, string>
+  bin: string;
+  args: string[];
+  env: Record<string, string>;
 }
 
 export interface LaunchOptions {
-  runtime: RuntimeId
-  framework: FrameworkId
-  variant: Variant
-  port: number
+  runtime: RuntimeId;
+  framework: FrameworkId;
+  variant: Variant;
+  port: number;
   /** Scratch directory for bundles and generated configs. */
-  workDir: string
+  workDir: string;
   /** node and bun: write CPU profiles (.cpuprofile) into this directory on exit. */
-  cpuProfDir?: string
+  cpuProfDir?: string;
 }
 
-const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read']
+const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 // What examples/workers/README.md asks of pool users on Deno: the permission to lower thread
 // priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code ran the main
 // thread's /test-cpu loop 3× slower).
-const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev']
+const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev'];
 
 /** Builds the command line; throws a readable error when the entry does not exist yet. */
 export function launchFor(o: LaunchOptions): Launch {
-  const entry = entryFile(o.runtime, o.framework)
-  if (!existsSync(join(ROOT, entry))) throw new Error(`${entry} does not exist`)
+  const entry = entryFile(o.runtime, o.framework);
+  if (!existsSync(join(ROOT, entry))) throw new Error(`${entry} does not exist`);
   const env: Record<string, string> = {
     PORT: String(o.port),
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
     NO_COLOR: '1',
     DENO_NO_UPDATE_CHECK: '1',
-  }
-  if (o.variant === 'listener') env.BENCH_LISTENER = '1'
-  if (o.variant === 'workers') env.BENCH_WORKERS = '1'
+  };
+  if (o.variant === 'listener') env.BENCH_LISTENER = '1';
+  if (o.variant === 'workers') env.BENCH_WORKERS = '1';
   switch (o.runtime) {
     case 'node': {
-      const args = ['--import', 'tsx']
+      const args = ['--import', 'tsx'];
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
         // One directory per target: node writes one file per thread (tsx's loader hooks run in their own).
-        const dir = join(o.cpuProfDir, `node-${o.framework}-${o.variant}`)
-        args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', dir)
+        const dir = join(o.cpuProfDir, `node-${o.framework}-${o.variant}`);
+        args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', dir);
       }
-      return { bin: resolveBin('node'), args: [...args, entry], env }
+      return { bin: resolveBin('node'), args: [...args, entry], env };
     }
     case 'deno':
-      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry], env }
+      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry], env };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
         args: ['serve', ...DENO_PERMISSIONS, '--host', '127.0.0.1', '--port', String(o.port), entry],
         env,
-      }
+      };
     case 'bun': {
-      const args: string[] = []
+      const args: string[] = [];
       if (o.cpuProfDir) {
-        const dir = join(o.cpuProfDir, `bun-${o.framework}-${o.variant}`)
-        args.push('--preload', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', `--cpu-prof-dir=${dir}`)
+        const dir = join(o.cpuProfDir, `bun-${o.framework}-${o.variant}`);
+        args.push('--preload', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', `--cpu-prof-dir=${dir}`);
       }
-      return { bin: resolveBin('bun'), args: [...args, entry], env }
+      return { bin: resolveBin('bun'), args: [...args, entry], env };
     }
     case 'workerd': {
-      const dir = join(o.workDir, `workerd-${o.framework}-${o.variant}-${o.port}`)
-      mkdirSync(dir, { recursive: true })
+      const dir = join(o.workDir, `workerd-${o.framework}-${o.variant}-${o.port}`);
+      mkdirSync(dir, { recursive: true });
       // Workers have no process env at module scope: the variant is baked into the bundle.
       bundleWorker(join(ROOT, entry), join(dir, 'worker.js'), {
         __BENCH_LISTENER__: o.variant === 'listener' ? '"1"' : '""',
         __BENCH_WORKERS__: o.variant === 'workers' ? '"1"' : '""',
-      })
-      writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js' }))
-      return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env }
+      });
+      writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js' }));
+      return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env };
     }
   }
 }

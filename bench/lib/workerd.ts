@@ -1,27 +1,27 @@
 // workerd: bundle the worker entry with esbuild and serve it with a generated
 // config. Load tests hit workerd directly: wrangler dev and Miniflare put a
 // development proxy in front of it (BENCH.md measured 1.1k / 6k / 20k req/s).
-import { execFileSync } from 'node:child_process'
-import { resolveBin, ROOT } from './proc.ts'
+import { execFileSync } from 'node:child_process';
+import { ROOT, resolveBin } from './proc.ts';
 
 export interface WorkerdConfigOptions {
-  port: number
-  host?: string
+  port: number;
+  host?: string;
   /** File name of the bundled module, relative to the config file. */
-  module: string
-  compatibilityDate?: string
-  compatibilityFlags?: readonly string[]
+  module: string;
+  compatibilityDate?: string;
+  compatibilityFlags?: readonly string[];
   /** Text bindings (wrangler.toml [vars]), reaching the worker as env. */
-  bindings?: Readonly<Record<string, string>>
+  bindings?: Readonly<Record<string, string>>;
 }
 
-const capnpString = (s: string) => JSON.stringify(s) // capnp text strings use the same escapes
+const capnpString = (s: string) => JSON.stringify(s); // capnp text strings use the same escapes
 
 export function workerdConfig(o: WorkerdConfigOptions): string {
-  const flags = (o.compatibilityFlags ?? []).map(capnpString).join(', ')
+  const flags = (o.compatibilityFlags ?? []).map(capnpString).join(', ');
   const bindings = Object.entries(o.bindings ?? {})
     .map(([name, text]) => `(name = ${capnpString(name)}, text = ${capnpString(text)})`)
-    .join(', ')
+    .join(', ');
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -35,7 +35,7 @@ const mainWorker :Workerd.Worker = (
   compatibilityFlags = [${flags}],
   bindings = [${bindings}],
 );
-`
+`;
 }
 
 /** Bundles a worker entry into one ES module (what wrangler would upload). */
@@ -51,11 +51,11 @@ export function bundleWorker(entry: string, outfile: string, define: Record<stri
     '--log-level=warning',
     `--outfile=${outfile}`,
     ...Object.entries(define).map(([k, v]) => `--define:${k}=${v}`),
-  ]
+  ];
   try {
-    execFileSync(resolveBin('esbuild'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    execFileSync(resolveBin('esbuild'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
-    const e = err as { stderr?: Buffer; message: string }
-    throw new Error(`esbuild failed for ${entry}: ${e.stderr?.toString().trim() || e.message}`)
+    const e = err as { stderr?: Buffer; message: string };
+    throw new Error(`esbuild failed for ${entry}: ${e.stderr?.toString().trim() || e.message}`);
   }
 }

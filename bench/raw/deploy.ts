@@ -1,4 +1,4 @@
 // What Deno Deploy runs: `deno serve` of a module exporting { fetch }.
-import { handle } from './handler.ts'
+import { handle } from './handler.ts';
 
-export default { fetch: handle }
+export default { fetch: handle };

@@ -1,4 +1,4 @@
 // A plain Workers module, bundled by the runner and served by workerd.
-import { handle } from './handler.ts'
+import { handle } from './handler.ts';
 
-export default { fetch: handle }
+export default { fetch: handle };

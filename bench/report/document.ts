@@ -1,21 +1,22 @@
 // Turns a run into a document (headings, paragraphs, tables, charts) that
 // the Markdown and HTML writers render the same way.
-import { FRAMEWORKS, RUNTIMES, type FrameworkId } from '../lib/config.ts'
-import { SCENARIOS } from '../lib/scenarios.ts'
-import { kb, roveOverHono, type BundleSizes } from '../lib/bundle-size.ts'
-import { findRow, frameworkRatio, median, ratioHasErrors, targetFor, type BenchResult, type Metric, type Row } from '../lib/result.ts'
-import { DASH, compact, fixed, int, ms, times } from './format.ts'
-import { FRAMEWORK_COLORS, barChart } from './svg.ts'
 
-export type Tone = 'good' | 'warn' | 'bad'
-export type Cell = string | { text: string; tone?: Tone; strong?: boolean }
+import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
+import { FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
+import { type BenchResult, findRow, frameworkRatio, type Metric, median, type Row, ratioHasErrors, targetFor } from '../lib/result.ts';
+import { SCENARIOS } from '../lib/scenarios.ts';
+import { compact, DASH, fixed, int, ms, times } from './format.ts';
+import { barChart, FRAMEWORK_COLORS } from './svg.ts';
+
+export type Tone = 'good' | 'warn' | 'bad';
+export type Cell = string | { text: string; tone?: Tone; strong?: boolean };
 export interface Column {
-  label: string
-  align?: 'left' | 'right'
+  label: string;
+  align?: 'left' | 'right';
 }
 export interface Table {
-  columns: Column[]
-  rows: Cell[][]
+  columns: Column[];
+  rows: Cell[][];
 }
 export type Block =
   | { kind: 'h'; level: 1 | 2 | 3; text: string; id: string }
@@ -23,17 +24,17 @@ export type Block =
   | { kind: 'list'; items: string[] }
   | { kind: 'table'; table: Table }
   | { kind: 'chart'; file: string; alt: string }
-  | { kind: 'code'; text: string }
+  | { kind: 'code'; text: string };
 
 export interface Chart {
-  file: string
-  svg: string
+  file: string;
+  svg: string;
 }
 
 export interface Doc {
-  title: string
-  blocks: Block[]
-  charts: Chart[]
+  title: string;
+  blocks: Block[];
+  charts: Chart[];
 }
 
 const RUNTIME_LABEL: Record<string, string> = {
@@ -42,44 +43,44 @@ const RUNTIME_LABEL: Record<string, string> = {
   bun: 'bun',
   'deno-deploy': 'deno-deploy',
   workerd: 'workerd',
-}
+};
 
 export function slug(s: string): string {
   return s
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
+    .replace(/^-|-$/g, '');
 }
 
 /** Colour for a ratio cell; `lowerIsBetter` for CPU per request. */
 export function ratioTone(r: number | null, target: number | null, lowerIsBetter: boolean): Tone | undefined {
-  if (r === null) return undefined
-  const v = lowerIsBetter ? 1 / r : r
-  if (target !== null) return v >= target ? 'good' : v >= target - 0.1 ? 'warn' : 'bad'
-  return v >= 0.95 ? 'good' : v >= 0.8 ? 'warn' : 'bad'
+  if (r === null) return undefined;
+  const v = lowerIsBetter ? 1 / r : r;
+  if (target !== null) return v >= target ? 'good' : v >= target - 0.1 ? 'warn' : 'bad';
+  return v >= 0.95 ? 'good' : v >= 0.8 ? 'warn' : 'bad';
 }
 
 function ratioCell(rows: readonly Row[], runtime: string, scenario: string, metric: Metric, over: FrameworkId): Cell {
-  const r = frameworkRatio(rows, runtime, scenario, metric, over)
-  if (r === null) return DASH
-  const target = metric === 'rps' ? targetFor(runtime, scenario, over) : null
-  const tone = ratioTone(r, target, metric === 'cpu')
+  const r = frameworkRatio(rows, runtime, scenario, metric, over);
+  if (r === null) return DASH;
+  const target = metric === 'rps' ? targetFor(runtime, scenario, over) : null;
+  const tone = ratioTone(r, target, metric === 'cpu');
   // Bold marks a miss of a stated performance target (visible in plain Markdown too);
   // † marks a ratio where a side had errors under load.
-  const dagger = ratioHasErrors(rows, runtime, scenario, over) ? '†' : ''
-  return { text: times(r) + dagger, tone, strong: target !== null && r < target }
+  const dagger = ratioHasErrors(rows, runtime, scenario, over) ? '†' : '';
+  return { text: times(r) + dagger, tone, strong: target !== null && r < target };
 }
 
 function present<T>(all: readonly T[], used: Iterable<string>, id: (t: T) => string): T[] {
-  const set = new Set(used)
-  return all.filter((t) => set.has(id(t)))
+  const set = new Set(used);
+  return all.filter((t) => set.has(id(t)));
 }
 
 function scenarioLine(id: string): string {
-  const s = SCENARIOS.find((x) => x.id === id)
-  if (!s) return ''
-  const req = `\`${s.request.method} ${s.request.path}\``
-  return `${s.title}: ${req}${s.request.body ? ' with a JSON body' : ''}${s.variant === 'listener' ? ', app started with one empty event listener' : s.variant === 'workers' ? ', app started with the worker pool' : ''}.`
+  const s = SCENARIOS.find((x) => x.id === id);
+  if (!s) return '';
+  const req = `\`${s.request.method} ${s.request.path}\``;
+  return `${s.title}: ${req}${s.request.body ? ' with a JSON body' : ''}${s.variant === 'listener' ? ', app started with one empty event listener' : s.variant === 'workers' ? ', app started with the worker pool' : ''}.`;
 }
 
 /**
@@ -88,49 +89,61 @@ function scenarioLine(id: string): string {
  * `- ` lists and paragraphs separated by blank lines.
  */
 export function parseNotes(text: string): Block[] {
-  const out: Block[] = []
+  const out: Block[] = [];
   for (const chunk of text.replace(/\r\n/g, '\n').split(/\n\s*\n/)) {
-    const lines = chunk.split('\n').filter((l) => l.trim() !== '')
-    if (lines.length === 0) continue
-    const head = /^(#{2,3}) (.*)$/.exec(lines[0]!)
+    const lines = chunk.split('\n').filter((l) => l.trim() !== '');
+    if (lines.length === 0) continue;
+    const head = /^(#{2,3}) (.*)$/.exec(lines[0]!);
     if (head) {
-      out.push({ kind: 'h', level: head[1]!.length as 2 | 3, text: head[2]!, id: slug(head[2]!) })
-      lines.shift()
-      if (lines.length === 0) continue
+      out.push({ kind: 'h', level: head[1]!.length as 2 | 3, text: head[2]!, id: slug(head[2]!) });
+      lines.shift();
+      if (lines.length === 0) continue;
     }
     if (lines[0]!.startsWith('- ')) {
-      const items: string[] = []
+      const items: string[] = [];
       for (const l of lines) {
-        if (l.startsWith('- ')) items.push(l.slice(2).trim())
-        else items[items.length - 1] += ' ' + l.trim()
+        if (l.startsWith('- ')) items.push(l.slice(2).trim());
+        else items[items.length - 1] += ` ${l.trim()}`;
       }
-      out.push({ kind: 'list', items })
-    } else out.push({ kind: 'p', text: lines.map((l) => l.trim()).join(' ') })
+      out.push({ kind: 'list', items });
+    } else out.push({ kind: 'p', text: lines.map((l) => l.trim()).join(' ') });
   }
-  return out
+  return out;
 }
 
 export function buildDocument(result: BenchResult, chartDir: string, notes?: string): Doc {
-  const { meta, config, rows } = result
-  const runtimes = present(RUNTIMES, rows.map((r) => r.runtime), (r) => r)
-  const frameworks = present(FRAMEWORKS, rows.map((r) => r.framework), (f) => f)
-  const scenarioIds = present(SCENARIOS, rows.map((r) => r.scenario), (s) => s.id).map((s) => s.id)
-  const blocks: Block[] = []
-  const charts: Chart[] = []
-  const h = (level: 1 | 2 | 3, text: string) => blocks.push({ kind: 'h', level, text, id: slug(text) })
-  const p = (text: string) => blocks.push({ kind: 'p', text })
+  const { meta, config, rows } = result;
+  const runtimes = present(
+    RUNTIMES,
+    rows.map((r) => r.runtime),
+    (r) => r,
+  );
+  const frameworks = present(
+    FRAMEWORKS,
+    rows.map((r) => r.framework),
+    (f) => f,
+  );
+  const scenarioIds = present(
+    SCENARIOS,
+    rows.map((r) => r.scenario),
+    (s) => s.id,
+  ).map((s) => s.id);
+  const blocks: Block[] = [];
+  const charts: Chart[] = [];
+  const h = (level: 1 | 2 | 3, text: string) => blocks.push({ kind: 'h', level, text, id: slug(text) });
+  const p = (text: string) => blocks.push({ kind: 'p', text });
   const chart = (file: string, alt: string, svg: string) => {
-    charts.push({ file, svg })
-    blocks.push({ kind: 'chart', file: `${chartDir}/${file}`, alt })
-  }
-  const series = frameworks.map((f) => ({ name: f, color: FRAMEWORK_COLORS[f] ?? '#999' }))
-  const settings = `${config.connections} connections, pipelining ${config.pipelining}, ${config.durationS} s measured after ${config.warmupS} s warm-up${config.rounds > 1 ? `, median of ${config.rounds} rounds` : ''}`
+    charts.push({ file, svg });
+    blocks.push({ kind: 'chart', file: `${chartDir}/${file}`, alt });
+  };
+  const series = frameworks.map((f) => ({ name: f, color: FRAMEWORK_COLORS[f] ?? '#999' }));
+  const settings = `${config.connections} connections, pipelining ${config.pipelining}, ${config.durationS} s measured after ${config.warmupS} s warm-up${config.rounds > 1 ? `, median of ${config.rounds} rounds` : ''}`;
 
-  const title = `Rove load test: ${config.profile} profile`
-  h(1, title)
+  const title = `Rove load test: ${config.profile} profile`;
+  h(1, title);
   p(
     `One bench app written with Rove (\`examples/bench\`), the same routes in idiomatic Hono (\`bench/hono\`) and as a bare runtime server (\`bench/raw\`, the ceiling), run on each runtime with identical [autocannon](https://github.com/mcollina/autocannon) settings: ${settings}. Measured ${meta.date.slice(0, 16).replace('T', ' ')} UTC.`,
-  )
+  );
   blocks.push({
     kind: 'list',
     items: [
@@ -141,18 +154,18 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       ...(meta.command ? [`Command: \`${meta.command}\``] : []),
       ...backgroundLine(rows, config.waitQuietS),
     ],
-  })
+  });
   p(
-    'Absolute req/s move from run to run on a shared 2-core machine, and on the fastest targets autocannon itself (single-threaded) is the limit. Read the **ratios** measured in the same run, and **CPU per request**: the server process tree\'s own CPU time (utime + stime from /proc) over the measured window divided by the requests completed, which does not depend on which side is the bottleneck.',
-  )
+    "Absolute req/s move from run to run on a shared 2-core machine, and on the fastest targets autocannon itself (single-threaded) is the limit. Read the **ratios** measured in the same run, and **CPU per request**: the server process tree's own CPU time (utime + stime from /proc) over the measured window divided by the requests completed, which does not depend on which side is the bottleneck.",
+  );
 
-  if (notes) blocks.push(...parseNotes(notes))
+  if (notes) blocks.push(...parseNotes(notes));
 
   // Headline: /test on every runtime, throughput then CPU per request.
   if (scenarioIds.includes('test')) {
-    h(2, 'Headline: GET /test')
-    const withRove = frameworks.includes('rove')
-    const peers = (['raw', 'hono'] as const).filter((f) => withRove && frameworks.includes(f))
+    h(2, 'Headline: GET /test');
+    const withRove = frameworks.includes('rove');
+    const peers = (['raw', 'hono'] as const).filter((f) => withRove && frameworks.includes(f));
     const table = (metric: Metric, unit: string, cell: (r: Row | undefined) => Cell): Table => ({
       columns: [
         { label: 'Runtime' },
@@ -164,48 +177,52 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
         ...frameworks.map((f) => cell(findRow(rows, rt, f, 'test'))),
         ...peers.map((f) => ratioCell(rows, rt, 'test', metric, f)),
       ]),
-    })
-    blocks.push({ kind: 'table', table: table('rps', 'req/s', okInt) })
+    });
+    blocks.push({ kind: 'table', table: table('rps', 'req/s', okInt) });
     p(
       'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target; † marks a ratio where a side had errors, timeouts or non-2xx responses under load (its row says which).',
-    )
-    blocks.push({ kind: 'table', table: table('cpu', 'CPU µs/req', okCpu) })
-    p('Server CPU time per request; here a ratio below 1.00× means Rove spends less CPU per request than the peer.')
-    chart('rps-test.svg', 'Requests per second for GET /test per runtime and framework', rpsChart(result, 'test', runtimes, frameworks, series))
+    );
+    blocks.push({ kind: 'table', table: table('cpu', 'CPU µs/req', okCpu) });
+    p('Server CPU time per request; here a ratio below 1.00× means Rove spends less CPU per request than the peer.');
+    chart('rps-test.svg', 'Requests per second for GET /test per runtime and framework', rpsChart(result, 'test', runtimes, frameworks, series));
   }
 
   // Ratio matrices.
   const ratioTables: [string, Metric, FrameworkId, string][] = [
-    ['req/s, rove/raw', 'rps', 'raw', 'Share of the bare runtime\'s throughput that Rove keeps (higher is better).'],
-    ['req/s, rove/hono', 'rps', 'hono', 'Rove\'s throughput relative to Hono (higher is better).'],
+    ['req/s, rove/raw', 'rps', 'raw', "Share of the bare runtime's throughput that Rove keeps (higher is better)."],
+    ['req/s, rove/hono', 'rps', 'hono', "Rove's throughput relative to Hono (higher is better)."],
     ['CPU per request, rove/raw', 'cpu', 'raw', 'Server CPU per request relative to the bare runtime (lower is better; 1.20× = 20% more CPU per request).'],
     ['CPU per request, rove/hono', 'cpu', 'hono', 'Server CPU per request relative to Hono (lower is better).'],
-  ]
+  ];
   if (frameworks.includes('rove') && (frameworks.includes('raw') || frameworks.includes('hono'))) {
-    h(2, 'Ratios per runtime and scenario')
-    p('† a side had errors, timeouts or non-2xx responses under load; the ratio compares what completed. – not measured (failed check, did not start, or no such row).')
+    h(2, 'Ratios per runtime and scenario');
+    p(
+      '† a side had errors, timeouts or non-2xx responses under load; the ratio compares what completed. – not measured (failed check, did not start, or no such row).',
+    );
     for (const [label, metric, over, note] of ratioTables) {
-      if (!frameworks.includes(over)) continue
-      h(3, label)
-      p(note)
-      const cols: Column[] = [{ label: 'Scenario' }, ...runtimes.map((r) => ({ label: RUNTIME_LABEL[r] ?? r, align: 'right' as const }))]
-      const trs: Cell[][] = []
+      if (!frameworks.includes(over)) continue;
+      h(3, label);
+      p(note);
+      const cols: Column[] = [{ label: 'Scenario' }, ...runtimes.map((r) => ({ label: RUNTIME_LABEL[r] ?? r, align: 'right' as const }))];
+      const trs: Cell[][] = [];
       for (const s of scenarioIds) {
-        const def = SCENARIOS.find((x) => x.id === s)
-        if (!def?.frameworks.includes(over)) continue
-        trs.push([`\`${s}\``, ...runtimes.map((rt) => ratioCell(rows, rt, s, metric, over))])
+        const def = SCENARIOS.find((x) => x.id === s);
+        if (!def?.frameworks.includes(over)) continue;
+        trs.push([`\`${s}\``, ...runtimes.map((rt) => ratioCell(rows, rt, s, metric, over))]);
       }
-      blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+      blocks.push({ kind: 'table', table: { columns: cols, rows: trs } });
     }
   }
 
   // One section per scenario, like the seed write-ups.
-  h(2, 'Results per scenario')
-  p('Req/s are autocannon\'s per-second samples (average and median); latency is per request, with pipelining. RSS is the peak resident memory of the server process tree during the measured window.')
+  h(2, 'Results per scenario');
+  p(
+    "Req/s are autocannon's per-second samples (average and median); latency is per request, with pipelining. RSS is the peak resident memory of the server process tree during the measured window.",
+  );
   for (const s of scenarioIds) {
-    h(3, `${s}`)
-    const line = scenarioLine(s)
-    if (line) p(line)
+    h(3, `${s}`);
+    const line = scenarioLine(s);
+    if (line) p(line);
     const cols: Column[] = [
       { label: 'Runtime' },
       { label: 'Framework' },
@@ -219,15 +236,15 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       { label: 'CPU µs/req', align: 'right' },
       { label: 'RSS MB', align: 'right' },
       { label: 'Requests', align: 'right' },
-      { label: 'Others\' CPU', align: 'right' },
+      { label: "Others' CPU", align: 'right' },
       { label: 'Result' },
-    ]
-    const trs: Cell[][] = []
+    ];
+    const trs: Cell[][] = [];
     for (const rt of runtimes)
       for (const f of frameworks) {
-        const r = findRow(rows, rt, f, s)
-        if (!r) continue
-        const measured = r.rps.avg !== null
+        const r = findRow(rows, rt, f, s);
+        if (!r) continue;
+        const measured = r.rps.avg !== null;
         trs.push([
           RUNTIME_LABEL[rt] ?? rt,
           f,
@@ -243,70 +260,80 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
           int(r.requests),
           r.backgroundCpuPct == null ? DASH : `${r.backgroundCpuPct}%`,
           r.ok ? 'ok' : { text: measured ? 'errors under load' : 'failed', tone: 'bad' },
-        ])
+        ]);
       }
-    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } });
     if (rows.some((r) => r.scenario === s && r.rps.avg !== null)) {
-      if (s !== 'test') chart(`rps-${s}.svg`, `Requests per second for ${s}`, rpsChart(result, s, runtimes, frameworks, series))
-      chart(`latency-${s}.svg`, `Latency for ${s}`, latencyChart(result, s, runtimes, frameworks, series))
+      if (s !== 'test') chart(`rps-${s}.svg`, `Requests per second for ${s}`, rpsChart(result, s, runtimes, frameworks, series));
+      chart(`latency-${s}.svg`, `Latency for ${s}`, latencyChart(result, s, runtimes, frameworks, series));
     }
   }
 
   // Startup and memory per target.
-  h(2, 'Cold start and memory')
-  p('Cold start: from spawning the runtime binary to the first correct answer to `GET /test` (median over the targets started; node includes loading tsx, workerd excludes the esbuild bundling). Peak RSS: the highest per-scenario peak of the process tree.')
+  h(2, 'Cold start and memory');
+  p(
+    'Cold start: from spawning the runtime binary to the first correct answer to `GET /test` (median over the targets started; node includes loading tsx, workerd excludes the esbuild bundling). Peak RSS: the highest per-scenario peak of the process tree.',
+  );
   {
-    const cols: Column[] = [{ label: 'Runtime' }, ...frameworks.flatMap((f) => [{ label: `${f} cold start`, align: 'right' as const }, { label: `${f} peak RSS`, align: 'right' as const }])]
+    const cols: Column[] = [
+      { label: 'Runtime' },
+      ...frameworks.flatMap((f) => [
+        { label: `${f} cold start`, align: 'right' as const },
+        { label: `${f} peak RSS`, align: 'right' as const },
+      ]),
+    ];
     const trs: Cell[][] = runtimes.map((rt) => [
       RUNTIME_LABEL[rt] ?? rt,
       ...frameworks.flatMap((f) => {
-        const mine = rows.filter((r) => r.runtime === rt && r.framework === f && SCENARIOS.find((x) => x.id === r.scenario)?.variant === 'default')
-        const cold = mine.map((r) => r.coldStartMs).filter((v): v is number => v !== null)
-        const rss = mine.map((r) => r.rssPeakMB).filter((v): v is number => v !== null)
-        return [cold.length ? ms(median(cold), 0) : DASH, rss.length ? `${Math.max(...rss).toFixed(0)} MB` : DASH]
+        const mine = rows.filter((r) => r.runtime === rt && r.framework === f && SCENARIOS.find((x) => x.id === r.scenario)?.variant === 'default');
+        const cold = mine.map((r) => r.coldStartMs).filter((v): v is number => v !== null);
+        const rss = mine.map((r) => r.rssPeakMB).filter((v): v is number => v !== null);
+        return [cold.length ? ms(median(cold), 0) : DASH, rss.length ? `${Math.max(...rss).toFixed(0)} MB` : DASH];
       }),
-    ])
-    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } })
+    ]);
+    blocks.push({ kind: 'table', table: { columns: cols, rows: trs } });
   }
 
-  if (result.bundleSizes) blocks.push(...bundleSizeBlocks(result.bundleSizes))
+  if (result.bundleSizes) blocks.push(...bundleSizeBlocks(result.bundleSizes));
 
-  const failed = rows.filter((r) => !r.ok)
-  h(2, 'Rows that failed or were not measured')
-  if (failed.length === 0) p('None: every target started, answered every check correctly and served the load without errors.')
+  const failed = rows.filter((r) => !r.ok);
+  h(2, 'Rows that failed or were not measured');
+  if (failed.length === 0) p('None: every target started, answered every check correctly and served the load without errors.');
   else {
-    p('A row fails when its target did not start, answered a check wrongly (then it is not measured) or had errors, timeouts or non-2xx responses under load. Scenarios a Rove feature is still missing for answer 501 naming the feature; they are never faked.')
-    blocks.push({ kind: 'list', items: failed.map((r) => `${r.runtime} · ${r.framework} · \`${r.scenario}\`: ${r.error ?? 'failed'}`) })
+    p(
+      'A row fails when its target did not start, answered a check wrongly (then it is not measured) or had errors, timeouts or non-2xx responses under load. Scenarios a Rove feature is still missing for answer 501 naming the feature; they are never faked.',
+    );
+    blocks.push({ kind: 'list', items: failed.map((r) => `${r.runtime} · ${r.framework} · \`${r.scenario}\`: ${r.error ?? 'failed'}`) });
   }
 
-  h(2, 'Method')
+  h(2, 'Method');
   blocks.push({
     kind: 'list',
     items: [
       'Each target is a direct child process of the runtime binary resolved inside node_modules (never npx/npm): `node --import tsx`, `deno run`, `bun`, `deno serve` (what Deno Deploy runs) and `workerd serve` with a generated config and an esbuild bundle of the worker module (wrangler dev and Miniflare add a development proxy, so workerd is loaded directly).',
-      'Per runtime, the three frameworks\' servers are started one after the other (cold start), every scenario is checked once (status, content-type, body; a wrong answer fails the row), then each scenario is measured for rove, hono and raw back to back, so a ratio compares figures taken seconds apart. Servers are stopped by pid at the end, on errors and on Ctrl-C.',
+      "Per runtime, the three frameworks' servers are started one after the other (cold start), every scenario is checked once (status, content-type, body; a wrong answer fails the row), then each scenario is measured for rove, hono and raw back to back, so a ratio compares figures taken seconds apart. Servers are stopped by pid at the end, on errors and on Ctrl-C.",
       'All three apps do the same work per request: JSON is serialised per request, `/params` validates with the same zod schema (raw calls `safeParse` itself), `/chain` runs five layers (request id, ring-buffer log, JWT payload decode, rate-limit counter, `x-powered-by`), views escape their output.',
       'Scenarios only Rove has (`test-worker`: the worker pool; `listener`: one empty event listener) have no peer rows.',
     ],
-  })
-  h(2, 'Reproduce')
+  });
+  h(2, 'Reproduce');
   blocks.push({
     kind: 'code',
     text: `npm run bench -- --profile ${config.profile} --out docs/benchmarks/results.json${config.rounds > 1 ? ` --rounds ${config.rounds}` : ''}\n# re-render this report from its JSON\nnpm run bench -- --report docs/benchmarks/results.json${result.bundleSizes ? '\n# the bundle sizes alone (--into FILE.json stores them in a run)\nnpm run bench:size' : ''}`,
-  })
-  return { title, blocks, charts }
+  });
+  return { title, blocks, charts };
 }
 
 /** The "Bundle size at the edge" section: the two-route app with Rove and with Hono, and the hello worker. */
 export function bundleSizeBlocks(sizes: BundleSizes): Block[] {
-  const title = 'Bundle size at the edge'
-  const hono = sizes.bundles.find((b) => b.id === 'hono')
+  const title = 'Bundle size at the edge';
+  const hono = sizes.bundles.find((b) => b.id === 'hono');
   // Only the same app compares; bold marks a miss of the target (the Rove app no larger than Hono's).
   const vsHono = (a: number | null, b: number | null | undefined): Cell => {
-    if (a == null || b == null || b <= 0) return DASH
-    const r = a / b
-    return { text: times(r), tone: r <= 1 ? 'good' : 'bad', strong: r > 1 }
-  }
+    if (a == null || b == null || b <= 0) return DASH;
+    const r = a / b;
+    return { text: times(r), tone: r <= 1 ? 'good' : 'bad', strong: r > 1 };
+  };
   const rows: Cell[][] = sizes.bundles.map((b) => [
     b.label,
     `\`${b.entry}\``,
@@ -316,9 +343,9 @@ export function bundleSizeBlocks(sizes: BundleSizes): Block[] {
     kb(b.gzipBytes),
     b.id === 'rove' ? vsHono(b.bytes, hono?.bytes) : DASH,
     b.id === 'rove' ? vsHono(b.gzipBytes, hono?.gzipBytes) : DASH,
-  ])
-  const r = roveOverHono(sizes)
-  const failed = sizes.bundles.filter((b) => b.error)
+  ]);
+  const r = roveOverHono(sizes);
+  const failed = sizes.bundles.filter((b) => b.error);
   return [
     { kind: 'h', level: 2, text: title, id: slug(title) },
     {
@@ -346,28 +373,28 @@ export function bundleSizeBlocks(sizes: BundleSizes): Block[] {
       text: `Target (issue 11): Rove's two-route app bundles no larger than Hono's. Rove/Hono here: ${times(r.bytes)} minified, ${times(r.gzipBytes)} gzipped${(r.bytes ?? 0) > 1 || (r.gzipBytes ?? 0) > 1 ? ' (a ratio in **bold** misses the target)' : ''}.`,
     },
     ...(failed.length ? [{ kind: 'list' as const, items: failed.map((b) => `\`${b.entry}\`: ${b.error}`) }] : []),
-  ]
+  ];
 }
 
 /** How busy the shared machine was with other work while the rows were measured. */
 function backgroundLine(rows: readonly Row[], waitQuietS: number | undefined): string[] {
-  const bg = rows.map((r) => r.backgroundCpuPct).filter((v): v is number => v != null)
-  if (bg.length === 0) return []
-  const busy = bg.filter((v) => v >= 25).length
+  const bg = rows.map((r) => r.backgroundCpuPct).filter((v): v is number => v != null);
+  if (bg.length === 0) return [];
+  const busy = bg.filter((v) => v >= 25).length;
   return [
     `Other processes on the machine used a median ${median(bg).toFixed(0)}% of one core during the measured windows (max ${Math.max(...bg)}%; ${busy} of ${bg.length} rows above 25%, see "Others' CPU" per row)${waitQuietS ? `; before each measurement the runner waited up to ${waitQuietS} s for them to go quiet` : ''}.`,
-  ]
+  ];
 }
 
 function okInt(r: Row | undefined): Cell {
-  if (!r) return DASH
-  if (!r.ok) return { text: r.rps.avg === null ? 'failed' : `${int(r.rps.avg)} (errors)`, tone: 'bad' }
-  return int(r.rps.avg)
+  if (!r) return DASH;
+  if (!r.ok) return { text: r.rps.avg === null ? 'failed' : `${int(r.rps.avg)} (errors)`, tone: 'bad' };
+  return int(r.rps.avg);
 }
 
 function okCpu(r: Row | undefined): Cell {
-  if (!r || r.cpuUsPerReq === null) return DASH
-  return fixed(r.cpuUsPerReq, 1)
+  if (!r || r.cpuUsPerReq === null) return DASH;
+  return fixed(r.cpuUsPerReq, 1);
 }
 
 function rpsChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
@@ -378,7 +405,7 @@ function rpsChart(result: BenchResult, scenario: string, runtimes: string[], fra
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.rps.avg))),
     unit: 'req/s',
-  })
+  });
 }
 
 function latencyChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
@@ -391,12 +418,12 @@ function latencyChart(result: BenchResult, scenario: string, runtimes: string[],
     markers: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.p99))),
     markerLabel: 'p99',
     unit: 'ms',
-  })
+  });
 }
 
 /** Charts show every measured row; the tables say which had errors under load. */
 function okValue(r: Row | undefined, pick: (r: Row) => number | null): number | null {
-  return r && r.rps.avg !== null ? pick(r) : null
+  return r && r.rps.avg !== null ? pick(r) : null;
 }
 
-export { compact }
+export { compact };

@@ -1,9 +1,9 @@
 // One self-contained HTML page: inline CSS, the SVG charts inline, no
 // scripts, fonts or requests of any kind.
-import type { Block, Cell, Doc, Table } from './document.ts'
+import type { Block, Cell, Doc, Table } from './document.ts';
 
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** The small inline subset the document uses: `code`, **bold**, [text](url). */
@@ -11,26 +11,26 @@ export function inline(text: string): string {
   return escapeHtml(text)
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>')
+    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>');
 }
 
 function cell(c: Cell, align: string | undefined): string {
-  const cls: string[] = []
-  if (align === 'right') cls.push('num')
-  let text: string
-  if (typeof c === 'string') text = inline(c)
+  const cls: string[] = [];
+  if (align === 'right') cls.push('num');
+  let text: string;
+  if (typeof c === 'string') text = inline(c);
   else {
-    text = inline(c.text)
-    if (c.tone) cls.push(c.tone)
-    if (c.strong) text = `<strong>${text}</strong>`
+    text = inline(c.text);
+    if (c.tone) cls.push(c.tone);
+    if (c.strong) text = `<strong>${text}</strong>`;
   }
-  return `<td${cls.length ? ` class="${cls.join(' ')}"` : ''}>${text}</td>`
+  return `<td${cls.length ? ` class="${cls.join(' ')}"` : ''}>${text}</td>`;
 }
 
 function table(t: Table): string {
-  const head = t.columns.map((c) => `<th${c.align === 'right' ? ' class="num"' : ''}>${inline(c.label)}</th>`).join('')
-  const body = t.rows.map((r) => `<tr>${r.map((c, i) => cell(c, t.columns[i]?.align)).join('')}</tr>`).join('\n')
-  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`
+  const head = t.columns.map((c) => `<th${c.align === 'right' ? ' class="num"' : ''}>${inline(c.label)}</th>`).join('');
+  const body = t.rows.map((r) => `<tr>${r.map((c, i) => cell(c, t.columns[i]?.align)).join('')}</tr>`).join('\n');
+  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 const STYLE = `
@@ -55,39 +55,39 @@ figure { margin: 10px 0 18px; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #e5e7eb; border-radius: 6px; }
 nav { font-size: 13.5px; background: #f3f4f6; padding: 8px 12px; border-radius: 6px; }
 nav a { margin-right: 12px; }
-`
+`;
 
 export function renderHtml(doc: Doc): string {
-  const svgByFile = new Map(doc.charts.map((c) => [c.file, c.svg]))
+  const svgByFile = new Map(doc.charts.map((c) => [c.file, c.svg]));
   const toc = doc.blocks
     .filter((b): b is Extract<Block, { kind: 'h' }> => b.kind === 'h' && b.level === 2)
     .map((b) => `<a href="#${b.id}">${inline(b.text)}</a>`)
-    .join(' ')
-  const parts: string[] = []
+    .join(' ');
+  const parts: string[] = [];
   for (const b of doc.blocks) {
     switch (b.kind) {
       case 'h':
-        parts.push(`<h${b.level} id="${b.id}">${inline(b.text)}</h${b.level}>`)
-        if (b.level === 1) parts.push(`<nav>${toc}</nav>`)
-        break
+        parts.push(`<h${b.level} id="${b.id}">${inline(b.text)}</h${b.level}>`);
+        if (b.level === 1) parts.push(`<nav>${toc}</nav>`);
+        break;
       case 'p':
-        parts.push(`<p>${inline(b.text)}</p>`)
-        break
+        parts.push(`<p>${inline(b.text)}</p>`);
+        break;
       case 'list':
-        parts.push(`<ul>${b.items.map((i) => `<li>${inline(i)}</li>`).join('')}</ul>`)
-        break
+        parts.push(`<ul>${b.items.map((i) => `<li>${inline(i)}</li>`).join('')}</ul>`);
+        break;
       case 'table':
-        parts.push(table(b.table))
-        break
+        parts.push(table(b.table));
+        break;
       case 'chart': {
-        const name = b.file.slice(b.file.lastIndexOf('/') + 1)
-        const svg = svgByFile.get(name)
-        parts.push(svg ? `<figure>${svg}</figure>` : `<p>(${escapeHtml(b.alt)}: chart missing)</p>`)
-        break
+        const name = b.file.slice(b.file.lastIndexOf('/') + 1);
+        const svg = svgByFile.get(name);
+        parts.push(svg ? `<figure>${svg}</figure>` : `<p>(${escapeHtml(b.alt)}: chart missing)</p>`);
+        break;
       }
       case 'code':
-        parts.push(`<pre><code>${escapeHtml(b.text)}</code></pre>`)
-        break
+        parts.push(`<pre><code>${escapeHtml(b.text)}</code></pre>`);
+        break;
     }
   }
   return `<!DOCTYPE html>
@@ -104,5 +104,5 @@ ${parts.join('\n')}
 </main>
 </body>
 </html>
-`
+`;
 }

@@ -1,48 +1,54 @@
 // The plain-text summary printed at the end of a run.
-import { FRAMEWORKS, RUNTIMES } from '../lib/config.ts'
-import { SCENARIOS } from '../lib/scenarios.ts'
-import { kb, roveOverHono, type BundleSizes } from '../lib/bundle-size.ts'
-import { findRow, frameworkRatio, type BenchResult } from '../lib/result.ts'
-import { DASH, compact, times } from './format.ts'
+
+import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
+import { FRAMEWORKS, RUNTIMES } from '../lib/config.ts';
+import { type BenchResult, findRow, frameworkRatio } from '../lib/result.ts';
+import { SCENARIOS } from '../lib/scenarios.ts';
+import { compact, DASH, times } from './format.ts';
 
 export function textTable(head: string[], rows: string[][], rightFrom = 1): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i >= rightFrom ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()
-  return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
+    cells
+      .map((c, i) => (i >= rightFrom ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 export function summaryText(result: BenchResult): string {
-  const { rows } = result
-  const frameworks = FRAMEWORKS.filter((f) => rows.some((r) => r.framework === f))
-  const out: string[] = []
+  const { rows } = result;
+  const frameworks = FRAMEWORKS.filter((f) => rows.some((r) => r.framework === f));
+  const out: string[] = [];
   for (const rt of RUNTIMES) {
-    if (!rows.some((r) => r.runtime === rt)) continue
-    const head = ['scenario', ...frameworks.map((f) => `${f} req/s`), ...frameworks.map((f) => `${f} µs/req`)]
-    const ratios = (['raw', 'hono'] as const).filter((f) => frameworks.includes(f) && frameworks.includes('rove'))
-    head.push(...ratios.map((f) => `rove/${f}`), ...ratios.map((f) => `cpu rove/${f}`))
-    const body: string[][] = []
+    if (!rows.some((r) => r.runtime === rt)) continue;
+    const head = ['scenario', ...frameworks.map((f) => `${f} req/s`), ...frameworks.map((f) => `${f} µs/req`)];
+    const ratios = (['raw', 'hono'] as const).filter((f) => frameworks.includes(f) && frameworks.includes('rove'));
+    head.push(...ratios.map((f) => `rove/${f}`), ...ratios.map((f) => `cpu rove/${f}`));
+    const body: string[][] = [];
     for (const s of SCENARIOS) {
-      if (!rows.some((r) => r.runtime === rt && r.scenario === s.id)) continue
-      const cells = [s.id]
+      if (!rows.some((r) => r.runtime === rt && r.scenario === s.id)) continue;
+      const cells = [s.id];
       for (const f of frameworks) {
-        const r = findRow(rows, rt, f, s.id)
-        cells.push(!r ? '' : r.rps.avg === null ? 'FAIL' : compact(r.rps.avg) + (r.ok ? '' : '†'))
+        const r = findRow(rows, rt, f, s.id);
+        cells.push(!r ? '' : r.rps.avg === null ? 'FAIL' : compact(r.rps.avg) + (r.ok ? '' : '†'));
       }
       for (const f of frameworks) {
-        const r = findRow(rows, rt, f, s.id)
-        cells.push(!r ? '' : r.cpuUsPerReq !== null ? r.cpuUsPerReq.toFixed(1) : DASH)
+        const r = findRow(rows, rt, f, s.id);
+        cells.push(!r ? '' : r.cpuUsPerReq !== null ? r.cpuUsPerReq.toFixed(1) : DASH);
       }
-      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'rps', f)))
-      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'cpu', f)))
-      body.push(cells)
+      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'rps', f)));
+      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'cpu', f)));
+      body.push(cells);
     }
-    out.push(`${rt}\n${textTable(head, body)}`)
+    out.push(`${rt}\n${textTable(head, body)}`);
   }
-  const failed = rows.filter((r) => !r.ok)
-  out.push(`${rows.length - failed.length}/${rows.length} rows ok${failed.length ? `; failed: ${failed.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`).join(', ')}` : ''}`)
-  if (result.bundleSizes) out.push(bundleSizesText(result.bundleSizes))
-  return out.join('\n\n')
+  const failed = rows.filter((r) => !r.ok);
+  out.push(
+    `${rows.length - failed.length}/${rows.length} rows ok${failed.length ? `; failed: ${failed.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`).join(', ')}` : ''}`,
+  );
+  if (result.bundleSizes) out.push(bundleSizesText(result.bundleSizes));
+  return out.join('\n\n');
 }
 
 /** The bundle sizes as a plain-text table (npm run bench:size, and the end of a run). */
@@ -54,13 +60,13 @@ export function bundleSizesText(sizes: BundleSizes): string {
     kb(b.bytes),
     b.gzipBytes == null ? '' : b.gzipBytes.toLocaleString('en-US'),
     kb(b.gzipBytes),
-  ])
-  const r = roveOverHono(sizes)
-  const failed = sizes.bundles.filter((b) => b.error).map((b) => `${b.id}: ${b.error}`)
+  ]);
+  const r = roveOverHono(sizes);
+  const failed = sizes.bundles.filter((b) => b.error).map((b) => `${b.id}: ${b.error}`);
   return [
     textTable(['bundle', 'entry', 'bytes', 'KB', 'gzip bytes', 'gzip KB'], rows, 2),
     `rove/hono: ${times(r.bytes)} (gzip ${times(r.gzipBytes)})`,
     `${sizes.command}; esbuild ${sizes.versions.esbuild}, rove ${sizes.versions.rove}, hono ${sizes.versions.hono}`,
     ...failed,
-  ].join('\n')
+  ].join('\n');
 }

@@ -2,8 +2,8 @@
 // correctness checks, so that every target does exactly the same work.
 
 export interface Fortune {
-  id: number
-  message: string
+  id: number;
+  message: string;
 }
 
 export const FORTUNES: readonly Fortune[] = [
@@ -19,16 +19,16 @@ export const FORTUNES: readonly Fortune[] = [
   { id: 10, message: 'Computers make very fast, very accurate mistakes.' },
   { id: 11, message: '<script>alert("This should not be displayed in a browser alert box.");</script>' },
   { id: 12, message: 'フレームワークのベンチマーク' },
-]
+];
 
-export const EXTRA_FORTUNE_MESSAGE = 'Additional fortune added at request time.'
+export const EXTRA_FORTUNE_MESSAGE = 'Additional fortune added at request time.';
 
 /** The per-request fortunes list: the stored rows plus one, sorted by message. */
 export function fortunesForRequest(): Fortune[] {
-  const rows = FORTUNES.slice()
-  rows.push({ id: 0, message: EXTRA_FORTUNE_MESSAGE })
-  rows.sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0))
-  return rows
+  const rows = FORTUNES.slice();
+  rows.push({ id: 0, message: EXTRA_FORTUNE_MESSAGE });
+  rows.sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+  return rows;
 }
 
 /** Built per request on purpose: the scenario measures serialisation of a fresh object. */
@@ -45,24 +45,24 @@ export function nestedUser() {
     },
     roles: ['user', 'admin'],
     metadata: { loginCount: 42, lastLogin: '2026-01-14T20:30:00.000Z' },
-  }
+  };
 }
 
 /** The /test-cpu and /test-worker loop. */
 export function cpuWork(): number {
-  let value = 0
-  for (let i = 0; i < 50_000; i++) value += Math.sqrt(i)
-  return value
+  let value = 0;
+  for (let i = 0; i < 50_000; i++) value += Math.sqrt(i);
+  return value;
 }
 
 export const PARAMS_BODY =
-  '{"name":"Ada Lovelace","email":"ada@example.com","age":36,"role":"admin","active":true,"score":98.5,"tags":["math","engines"],"country":"GB","bio":"First programmer","address":{"city":"London","zip":"W1"}}'
+  '{"name":"Ada Lovelace","email":"ada@example.com","age":36,"role":"admin","active":true,"score":98.5,"tags":["math","engines"],"country":"GB","bio":"First programmer","address":{"city":"London","zip":"W1"}}';
 
-export const ECHO_BODY = '{"hello":"world","n":42,"ok":true,"list":[1,2,3]}'
+export const ECHO_BODY = '{"hello":"world","n":42,"ok":true,"list":[1,2,3]}';
 
 // header {"alg":"HS256","typ":"JWT"}, payload {"sub":"bench-user","name":"Bench","iat":1767225600};
 // the signature is never checked (the scenario measures decoding, not crypto).
 export const BENCH_TOKEN =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJiZW5jaC11c2VyIiwibmFtZSI6IkJlbmNoIiwiaWF0IjoxNzY3MjI1NjAwfQ.c2lnbmF0dXJlLW5vdC1jaGVja2Vk'
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJiZW5jaC11c2VyIiwibmFtZSI6IkJlbmNoIiwiaWF0IjoxNzY3MjI1NjAwfQ.c2lnbmF0dXJlLW5vdC1jaGVja2Vk';
 
-export const POWERED_BY = 'benchmark'
+export const POWERED_BY = 'benchmark';

@@ -1,10 +1,10 @@
 // The two-route app of issue 11's "Small at the edge", written with Rove.
 // bench/bundle-size.ts bundles it the way a Workers build would and reports its size.
-import { App } from 'rove'
+import { App } from 'rove';
 
-const app = new App()
+const app = new App();
 
-app.get('/', (c) => c.json({ hello: 'world' }))
-app.get('/users/:id', (c) => c.json({ id: c.req.param('id') }))
+app.get('/', (c) => c.json({ hello: 'world' }));
+app.get('/users/:id', (c) => c.json({ id: c.req.param('id') }));
 
-export default app
+export default app;

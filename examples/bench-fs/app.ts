@@ -4,34 +4,33 @@
 // This module makes the app without routes: the Node, Deno and Bun entries
 // scan ./routes at startup, the Workers and Deploy entries register the
 // manifest `npm run build:routes` writes (routes.gen.ts).
-import { App, type ViewRenderer } from '../../src/index.ts'
-import { createWorkerPool } from '../../src/workers/index.ts'
+import { App, type ViewRenderer } from '../../src/index.ts';
+import { createWorkerPool } from '../../src/workers/index.ts';
 
 export interface BenchFsAppOptions {
-  views: ViewRenderer
+  views: ViewRenderer;
   /** Attach one empty event listener (the `listener` scenario), as examples/bench does. */
-  listener?: boolean
+  listener?: boolean;
   /** Give the app a worker pool (the `test-worker` scenario); without one /test-worker answers 503. */
-  workers?: boolean
+  workers?: boolean;
 }
 
 export function createBenchFsApp(options: BenchFsAppOptions) {
-  const workers =
-    options.workers
-      ? createWorkerPool({
-          // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
-          module: () => new URL('./tasks.ts', import.meta.url),
-          load: () => import('./tasks.ts'),
-          // As examples/bench: the default profile keeps 1,000 requests in flight, and the queue must hold them.
-          maxQueue: 4096,
-        })
-      : undefined
-  const app = new App({ views: options.views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0])
+  const workers = options.workers
+    ? createWorkerPool({
+        // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
+        module: () => new URL('./tasks.ts', import.meta.url),
+        load: () => import('./tasks.ts'),
+        // As examples/bench: the default profile keeps 1,000 requests in flight, and the queue must hold them.
+        maxQueue: 4096,
+      })
+    : undefined;
+  const app = new App({ views: options.views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0]);
   if (options.listener) {
     // Feature-detected so that the scenario lights up when app.on lands (same as examples/bench/app.ts).
-    const on = (app as unknown as { on?: (listener: (event: unknown) => void) => void }).on
-    if (typeof on === 'function') on.call(app, () => {})
-    else app.use((c) => c.json({ title: 'Not Implemented', status: 501, detail: 'events (app.on) is not available in this Rove build yet' }, 501))
+    const on = (app as unknown as { on?: (listener: (event: unknown) => void) => void }).on;
+    if (typeof on === 'function') on.call(app, () => {});
+    else app.use((c) => c.json({ title: 'Not Implemented', status: 501, detail: 'events (app.on) is not available in this Rove build yet' }, 501));
   }
-  return app
+  return app;
 }

@@ -4,106 +4,106 @@
 //
 // Scenarios whose Rove feature has not landed yet answer 501 naming it, so
 // the runner reports them as failed instead of measuring something else.
-import { App, validate } from '../../src/index.ts'
-import { createViews } from '../../src/views/index.ts'
-import { POWERED_BY, cpuWork, fortunesForRequest, nestedUser } from '../../bench/shared/fixtures.ts'
-import { paramsSchema } from '../../bench/shared/schema.ts'
-import { RateLimiter, RingLog, decodeJwtPayload, requestId } from '../../bench/shared/chain.ts'
-import { templates } from './views.ts'
-import { createWorkerPool } from '../../src/workers/index.ts'
 
-type Vars = { requestId: string; claims: Record<string, unknown> }
+import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../../bench/shared/chain.ts';
+import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../../bench/shared/fixtures.ts';
+import { paramsSchema } from '../../bench/shared/schema.ts';
+import { App, validate } from '../../src/index.ts';
+import { createViews } from '../../src/views/index.ts';
+import { createWorkerPool } from '../../src/workers/index.ts';
+import { templates } from './views.ts';
+
+type Vars = { requestId: string; claims: Record<string, unknown> };
 
 export interface BenchAppOptions {
   /** Attach one empty event listener (the `listener` scenario: the cost of observability). */
-  listener?: boolean
+  listener?: boolean;
   /** Give the app a worker pool (the `test-worker` scenario); without one /test-worker answers 503. */
-  workers?: boolean
+  workers?: boolean;
 }
 
-const ITEMS = Array.from({ length: 50 }, (_, i) => i)
+const ITEMS = Array.from({ length: 50 }, (_, i) => i);
 
 function notYet(feature: string) {
-  return { title: 'Not Implemented', status: 501, detail: `${feature} is not available in this Rove build yet` }
+  return { title: 'Not Implemented', status: 501, detail: `${feature} is not available in this Rove build yet` };
 }
 
 export function createBenchApp(options: BenchAppOptions = {}) {
-  const views = createViews({ templates })
-  const workers =
-    options.workers
-      ? createWorkerPool({
-          // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
-          module: () => new URL('./tasks.ts', import.meta.url),
-          load: () => import('./tasks.ts'),
-          // The default profile keeps 1,000 requests in flight (100 connections × 10 pipelined):
-          // the queue must hold them all, or the bench measures 503s instead of the pool.
-          maxQueue: 4096,
-        })
-      : undefined
-  const app = new App<{ Variables: Vars }>({ views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0])
+  const views = createViews({ templates });
+  const workers = options.workers
+    ? createWorkerPool({
+        // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
+        module: () => new URL('./tasks.ts', import.meta.url),
+        load: () => import('./tasks.ts'),
+        // The default profile keeps 1,000 requests in flight (100 connections × 10 pipelined):
+        // the queue must hold them all, or the bench measures 503s instead of the pool.
+        maxQueue: 4096,
+      })
+    : undefined;
+  const app = new App<{ Variables: Vars }>({ views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0]);
 
   if (options.listener) {
     // Feature-detected so that the scenario lights up when app.on lands.
-    const on = (app as unknown as { on?: (listener: (event: unknown) => void) => void }).on
-    if (typeof on === 'function') on.call(app, () => {})
-    else app.use((c) => c.json(notYet('events (app.on)'), 501))
+    const on = (app as unknown as { on?: (listener: (event: unknown) => void) => void }).on;
+    if (typeof on === 'function') on.call(app, () => {});
+    else app.use((c) => c.json(notYet('events (app.on)'), 501));
   }
 
-  app.get('/test', (c) => c.json({ hello: 'world!' }))
-  app.get('/text', (c) => c.text('Hello world'))
-  app.get('/test-cpu', (c) => c.json({ hello: 'cpu', value: cpuWork() }))
+  app.get('/test', (c) => c.json({ hello: 'world!' }));
+  app.get('/text', (c) => c.text('Hello world'));
+  app.get('/test-cpu', (c) => c.json({ hello: 'cpu', value: cpuWork() }));
 
   app.get('/test-worker', async (c) => {
-    const runner = (c as unknown as { worker?: { run(payload?: unknown, o?: { task: string }): Promise<number> } }).worker
-    if (!runner) return c.json(notYet('the worker pool'), 501)
-    return c.json({ hello: 'worker', value: await runner.run(undefined, { task: 'cpu' }) })
-  })
+    const runner = (c as unknown as { worker?: { run(payload?: unknown, o?: { task: string }): Promise<number> } }).worker;
+    if (!runner) return c.json(notYet('the worker pool'), 501);
+    return c.json({ hello: 'worker', value: await runner.run(undefined, { task: 'cpu' }) });
+  });
 
-  app.get('/test-view', (c) => c.render('hello', { name: 'World' }))
-  app.get('/test-view-include', (c) => c.render('include', { name: 'Nea' }))
-  app.get('/test-view-each-meta', (c) => c.render('each-meta', { items: ITEMS }))
-  app.get('/test-view-expr', (c) => c.render('expr', { user: { name: 'Nea', isAdmin: true } }))
-  app.get('/fortunes', (c) => c.render('fortunes', { fortunes: fortunesForRequest() }))
+  app.get('/test-view', (c) => c.render('hello', { name: 'World' }));
+  app.get('/test-view-include', (c) => c.render('include', { name: 'Nea' }));
+  app.get('/test-view-each-meta', (c) => c.render('each-meta', { items: ITEMS }));
+  app.get('/test-view-expr', (c) => c.render('expr', { user: { name: 'Nea', isAdmin: true } }));
+  app.get('/fortunes', (c) => c.render('fortunes', { fortunes: fortunesForRequest() }));
 
-  app.get('/json-nested', (c) => c.json(nestedUser()))
+  app.get('/json-nested', (c) => c.json(nestedUser()));
 
-  app.post('/params', validate('json', paramsSchema), (c) => c.json(c.valid('json')))
+  app.post('/params', validate('json', paramsSchema), (c) => c.json(c.valid('json')));
 
   app.get('/id/:id', (c) => {
-    c.header('x-powered-by', POWERED_BY)
-    return c.text(`${c.req.param('id')} ${c.req.query('name')}`)
-  })
+    c.header('x-powered-by', POWERED_BY);
+    return c.text(`${c.req.param('id')} ${c.req.query('name')}`);
+  });
 
-  app.post('/json', async (c) => c.json(await c.req.json()))
+  app.post('/json', async (c) => c.json(await c.req.json()));
 
   // /chain: five middleware layers before the handler.
-  const log = new RingLog()
-  const limiter = new RateLimiter()
+  const log = new RingLog();
+  const limiter = new RateLimiter();
   app.use('/chain', async (c, next) => {
-    const id = requestId(c.req.header('x-request-id'))
-    c.set('requestId', id)
-    c.header('x-request-id', id)
-    await next()
-  })
+    const id = requestId(c.req.header('x-request-id'));
+    c.set('requestId', id);
+    c.header('x-request-id', id);
+    await next();
+  });
   app.use('/chain', async (c, next) => {
-    log.push({ t: Date.now(), method: c.req.method, path: c.path, id: c.get('requestId') })
-    await next()
-  })
+    log.push({ t: Date.now(), method: c.req.method, path: c.path, id: c.get('requestId') });
+    await next();
+  });
   app.use('/chain', async (c, next) => {
-    const claims = decodeJwtPayload(c.req.header('authorization'))
-    if (!claims) return c.json({ title: 'Unauthorized', status: 401 }, 401)
-    c.set('claims', claims)
-    await next()
-  })
+    const claims = decodeJwtPayload(c.req.header('authorization'));
+    if (!claims) return c.json({ title: 'Unauthorized', status: 401 }, 401);
+    c.set('claims', claims);
+    await next();
+  });
   app.use('/chain', async (c, next) => {
-    if (!limiter.allow(String(c.get('claims').sub), Date.now())) return c.json({ title: 'Too Many Requests', status: 429 }, 429)
-    await next()
-  })
+    if (!limiter.allow(String(c.get('claims').sub), Date.now())) return c.json({ title: 'Too Many Requests', status: 429 }, 429);
+    await next();
+  });
   app.use('/chain', async (c, next) => {
-    c.header('x-powered-by', POWERED_BY)
-    await next()
-  })
-  app.get('/chain', (c) => c.json({ hello: 'chain', sub: c.get('claims').sub }))
+    c.header('x-powered-by', POWERED_BY);
+    await next();
+  });
+  app.get('/chain', (c) => c.json({ hello: 'chain', sub: c.get('claims').sub }));
 
-  return app
+  return app;
 }

@@ -1,8 +1,8 @@
 // The worker pool's task module for /test-worker: the same loop as /test-cpu.
-import { cpuWork } from '../../bench/shared/fixtures.ts'
+import { cpuWork } from '../../bench/shared/fixtures.ts';
 
 export function cpu(): number {
-  return cpuWork()
+  return cpuWork();
 }
 
-export default cpu
+export default cpu;

@@ -2,12 +2,12 @@
 //   (the SDK packages are devDependencies here; in your app, install @opentelemetry/sdk-trace-base and sdk-metrics)
 //   node --conditions=source --import tsx examples/otel/node.ts
 //   curl localhost:8000/users/42
+
+import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { App } from 'rove';
 import { serve } from 'rove/node';
 import { otel } from 'rove/otel';
-
-import { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new ConsoleSpanExporter())] });
 const meterProvider = new MeterProvider({

@@ -52,9 +52,7 @@ export function makeApp(options: ExampleOptions = {}) {
 
 /** An event as JSON: errors become their name and message. */
 export function toRecord(event: RoveEvent): unknown {
-  return JSON.parse(
-    JSON.stringify(event, (_key, value) => (value instanceof Error ? { name: value.name, message: value.message } : value)),
-  );
+  return JSON.parse(JSON.stringify(event, (_key, value) => (value instanceof Error ? { name: value.name, message: value.message } : value)));
 }
 
 /** Pool settings from the environment (POOL_SIZE, TIMEOUT_MS, MAX_QUEUE, POOL_PRIORITY, ROVE_DEV). */

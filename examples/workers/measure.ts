@@ -7,7 +7,7 @@
 // node --conditions=source --import tsx examples/workers/measure.ts [--runtimes node,deno,bun] [--rounds 2] [-c 50] [-d 5]
 import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
-import { cpuDeltaUs, freePort, processTree, resolveBin, startChild, stopChild, treeCpuUs, type Child } from '../../bench/lib/proc.ts';
+import { type Child, cpuDeltaUs, freePort, processTree, resolveBin, startChild, stopChild, treeCpuUs } from '../../bench/lib/proc.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -42,7 +42,7 @@ async function startBench(runtime: string, env: Record<string, string>): Promise
   for (let i = 0; i < 300; i++) {
     if (child.exited) throw new Error(`${runtime} exited: ${child.output()}`);
     try {
-      const res = await fetch(url + '/test');
+      const res = await fetch(`${url}/test`);
       await res.arrayBuffer();
       if (res.ok) return { url, child };
     } catch {
@@ -72,7 +72,14 @@ function autocannon(url: string, connections: number, duration: number, rate?: n
       (error, stdout) => {
         if (error) return reject(error);
         const r = JSON.parse(stdout);
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+        resolve({
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          requests: r.requests.total,
+          non2xx: r.non2xx,
+          errors: r.errors + r.timeouts,
+        });
       },
     );
   });
@@ -88,7 +95,8 @@ async function measure(server: Server, path: string, connections = CONNECTIONS, 
   return load;
 }
 
-const fmt = (l: Load) => `${Math.round(l.rps)} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms${l.cpuUsPerReq === undefined ? '' : `, ${l.cpuUsPerReq.toFixed(1)} µs CPU/req`}${l.non2xx || l.errors ? `, non2xx ${l.non2xx}, errors ${l.errors}` : ''}`;
+const fmt = (l: Load) =>
+  `${Math.round(l.rps)} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms${l.cpuUsPerReq === undefined ? '' : `, ${l.cpuUsPerReq.toFixed(1)} µs CPU/req`}${l.non2xx || l.errors ? `, non2xx ${l.non2xx}, errors ${l.errors}` : ''}`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const results: Record<string, unknown> = { cpus: cpus().length, connections: CONNECTIONS, durationS: DURATION, rounds: ROUNDS };
@@ -143,13 +151,13 @@ for (const runtime of RUNTIMES) {
         const under = async (path: string) => {
           const background = autocannon(server.url + path, CONNECTIONS, DURATION + 2);
           await new Promise((r) => setTimeout(r, 1000));
-          const fg = await autocannon(server.url + '/test', light, DURATION, PROBE_RATE);
+          const fg = await autocannon(`${server.url}/test`, light, DURATION, PROBE_RATE);
           const bg = await background;
           return { fg, bg };
         };
         const rounds: { alone: Load; withWorker: { fg: Load; bg: Load }; withCpu: { fg: Load; bg: Load } }[] = [];
         for (let round = 0; round < ROUNDS; round++) {
-          const alone = await autocannon(server.url + '/test', light, DURATION, PROBE_RATE);
+          const alone = await autocannon(`${server.url}/test`, light, DURATION, PROBE_RATE);
           rounds.push({ alone, withWorker: await under('/test-worker'), withCpu: await under('/test-cpu') });
         }
         console.log(`\n${runtime} /test latency (-c ${light} -R ${PROBE_RATE}; background -c ${CONNECTIONS}):`);

@@ -95,10 +95,10 @@ function toPattern(file: string, segments: string[], isRoute: boolean): { patter
       names.add(name);
       if (rest) {
         if (!last || !isRoute) throw new FileRouteError(file, `"${seg}": a catch-all must be the file name, the last segment`);
-        out.push('*' + name);
+        out.push(`*${name}`);
         shape.push('*');
       } else {
-        out.push(':' + name);
+        out.push(`:${name}`);
         shape.push(':');
       }
       return;
@@ -111,5 +111,5 @@ function toPattern(file: string, segments: string[], isRoute: boolean): { patter
     out.push(text);
     shape.push(text);
   });
-  return { pattern: '/' + out.join('/'), shape: '/' + shape.join('/') };
+  return { pattern: `/${out.join('/')}`, shape: `/${shape.join('/')}` };
 }

@@ -1,7 +1,7 @@
 import { App } from '../app.ts';
 import type { RouteLoader } from './loader.ts';
 import type { RouteManifest } from './manifest.ts';
-import { mountFileRoutes, type FileRoutesOptions } from './mount.ts';
+import { type FileRoutesOptions, mountFileRoutes } from './mount.ts';
 
 /**
  * Mount file routes on an app: the manifest `npm run build:routes` writes

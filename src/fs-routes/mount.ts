@@ -142,7 +142,7 @@ class LiveRoutes {
     let changed = false;
     for (const { file, stamp } of await this.loader.list()) {
       listed.add(file);
-      let kind;
+      let kind: ReturnType<typeof classifyRouteFile>;
       try {
         kind = classifyRouteFile(file);
       } catch (error) {

@@ -120,7 +120,7 @@ export function buildRouteTable(entries: Iterable<RouteModuleEntry>): RouteTable
   // Middleware runs in registration order: outer directories first, so `_middleware` at the
   // root wraps the one in `users/`. The sort is stable, so same-depth files stay alphabetical.
   middleware.sort((a, b) => a.depth - b.depth);
-  return { routes, middleware: middleware.map(({ depth, ...m }) => (void depth, m)) };
+  return { routes, middleware: middleware.map(({ depth: _depth, ...m }) => m) };
 }
 
 /** A plain-data view of a table: what tests and tooling compare (scan vs manifest). */
@@ -128,7 +128,11 @@ export function describeRouteTable(table: RouteTable): {
   routes: { method: string; pattern: string; file: string }[];
   middleware: { prefix: string; file: string; layers: number }[];
 } {
-  const routes = table.routes.flatMap((r) => Object.keys(r.handlers).sort().map((method) => ({ method, pattern: r.pattern, file: r.file })));
+  const routes = table.routes.flatMap((r) =>
+    Object.keys(r.handlers)
+      .sort()
+      .map((method) => ({ method, pattern: r.pattern, file: r.file })),
+  );
   const middleware = table.middleware.map((m) => ({ prefix: m.prefix, file: m.file, layers: m.handlers.length }));
   return { routes, middleware };
 }

@@ -7,11 +7,7 @@
 /** [line, column], both 1-based. */
 export type Pos = [number, number];
 
-export type BinaryOp =
-  | '??' | '||' | '&&'
-  | '==' | '!=' | '===' | '!=='
-  | '<' | '>' | '<=' | '>='
-  | '+' | '-' | '*' | '/' | '%';
+export type BinaryOp = '??' | '||' | '&&' | '==' | '!=' | '===' | '!==' | '<' | '>' | '<=' | '>=' | '+' | '-' | '*' | '/' | '%';
 
 export type MetaName = 'index' | 'first' | 'last' | 'length';
 

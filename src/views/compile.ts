@@ -1,8 +1,19 @@
 import type { Binding, Expr, Node, Pos, ViewAst } from './ast.ts';
 import type { ViewLimits } from './limits.ts';
 import {
-  type BlockContext, type Eff, Frame, hasOwn, innermostLoop, lookupFree, type Site, siteError,
-  type State, type Str, toHtml, toRaw, type Val,
+  type BlockContext,
+  type Eff,
+  Frame,
+  hasOwn,
+  innermostLoop,
+  lookupFree,
+  type Site,
+  type State,
+  type Str,
+  siteError,
+  toHtml,
+  toRaw,
+  type Val,
 } from './runtime.ts';
 
 /**
@@ -66,10 +77,7 @@ interface Seq {
 
 // ---------------------------------------------------------------- sequences
 
-type Item =
-  | { k: 'text'; v: string }
-  | { k: 'pure'; make: (pre: string, suf: string) => Str | string }
-  | { k: 'eff'; f: Eff };
+type Item = { k: 'text'; v: string } | { k: 'pure'; make: (pre: string, suf: string) => Str | string } | { k: 'eff'; f: Eff };
 
 function compileNodes(nodes: readonly Node[], scope: Scope, ctx: Ctx): Seq {
   const items: Item[] = [];
@@ -86,8 +94,14 @@ function compileNodes(nodes: readonly Node[], scope: Scope, ctx: Ctx): Seq {
     const s = concat(run);
     run = [];
     if (s === '') return;
-    if (typeof s === 'string') effs.push((st) => { st.out += s; });
-    else effs.push((st) => { st.out += s(st); });
+    if (typeof s === 'string')
+      effs.push((st) => {
+        st.out += s;
+      });
+    else
+      effs.push((st) => {
+        st.out += s(st);
+      });
   };
   let pending = '';
   for (let i = 0; i < items.length; i++) {
@@ -138,11 +152,24 @@ function concat(parts: readonly (Str | string)[]): Str | string {
 
 function catAll(f: readonly Str[]): Str {
   switch (f.length) {
-    case 1: return f[0]!;
-    case 2: { const [a, b] = f as [Str, Str]; return (st) => a(st) + b(st); }
-    case 3: { const [a, b, c] = f as [Str, Str, Str]; return (st) => a(st) + b(st) + c(st); }
-    case 4: { const [a, b, c, d] = f as [Str, Str, Str, Str]; return (st) => a(st) + b(st) + c(st) + d(st); }
-    case 5: { const [a, b, c, d, e] = f as [Str, Str, Str, Str, Str]; return (st) => a(st) + b(st) + c(st) + d(st) + e(st); }
+    case 1:
+      return f[0]!;
+    case 2: {
+      const [a, b] = f as [Str, Str];
+      return (st) => a(st) + b(st);
+    }
+    case 3: {
+      const [a, b, c] = f as [Str, Str, Str];
+      return (st) => a(st) + b(st) + c(st);
+    }
+    case 4: {
+      const [a, b, c, d] = f as [Str, Str, Str, Str];
+      return (st) => a(st) + b(st) + c(st) + d(st);
+    }
+    case 5: {
+      const [a, b, c, d, e] = f as [Str, Str, Str, Str, Str];
+      return (st) => a(st) + b(st) + c(st) + d(st) + e(st);
+    }
     case 6: {
       const [a, b, c, d, e, g] = f as [Str, Str, Str, Str, Str, Str];
       return (st) => a(st) + b(st) + c(st) + d(st) + e(st) + g(st);
@@ -159,9 +186,23 @@ function catAll(f: readonly Str[]): Str {
 
 function sequence(f: readonly Eff[]): Eff {
   switch (f.length) {
-    case 1: return f[0]!;
-    case 2: { const [a, b] = f as [Eff, Eff]; return (st) => { a(st); b(st); }; }
-    case 3: { const [a, b, c] = f as [Eff, Eff, Eff]; return (st) => { a(st); b(st); c(st); }; }
+    case 1:
+      return f[0]!;
+    case 2: {
+      const [a, b] = f as [Eff, Eff];
+      return (st) => {
+        a(st);
+        b(st);
+      };
+    }
+    case 3: {
+      const [a, b, c] = f as [Eff, Eff, Eff];
+      return (st) => {
+        a(st);
+        b(st);
+        c(st);
+      };
+    }
     default:
       return (st) => {
         for (let i = 0; i < f.length; i++) f[i]!(st);
@@ -173,11 +214,15 @@ function toEff(seq: Seq): Eff {
   if (seq.eff !== undefined) return seq.eff;
   if (seq.pure !== undefined) {
     const p = seq.pure;
-    return (st) => { st.out += p(st); };
+    return (st) => {
+      st.out += p(st);
+    };
   }
   const t = seq.text!;
   if (t === '') return noop;
-  return (st) => { st.out += t; };
+  return (st) => {
+    st.out += t;
+  };
 }
 
 function toStr(seq: Seq): Str {
@@ -192,13 +237,20 @@ const noop: Eff = () => {};
 
 function compileNode(node: Node, scope: Scope, ctx: Ctx): Item {
   switch (node.t) {
-    case 'text': return { k: 'text', v: node.v };
-    case 'out': return compileOut(node, scope, ctx);
-    case 'if': return compileIf(node, scope, ctx);
-    case 'each': return { k: 'eff', f: compileEach(node, scope, ctx) };
-    case 'inc': return { k: 'eff', f: compileInclude(node, scope, ctx) };
-    case 'lay': return { k: 'eff', f: compileLayout(node, scope, ctx) };
-    case 'slot': return { k: 'eff', f: compileSlot(node, scope, ctx) };
+    case 'text':
+      return { k: 'text', v: node.v };
+    case 'out':
+      return compileOut(node, scope, ctx);
+    case 'if':
+      return compileIf(node, scope, ctx);
+    case 'each':
+      return { k: 'eff', f: compileEach(node, scope, ctx) };
+    case 'inc':
+      return { k: 'eff', f: compileInclude(node, scope, ctx) };
+    case 'lay':
+      return { k: 'eff', f: compileLayout(node, scope, ctx) };
+    case 'slot':
+      return { k: 'eff', f: compileSlot(node, scope, ctx) };
   }
 }
 
@@ -268,13 +320,22 @@ function buildIf(branches: { test: CExpr; body: Seq }[], els: Seq): Item {
     if (tests.length === 1) {
       const t = tests[0]!;
       const a = bodies[0]!;
-      return { k: 'eff', f: (st) => { if (t(st)) a(st); else other(st); } };
+      return {
+        k: 'eff',
+        f: (st) => {
+          if (t(st)) a(st);
+          else other(st);
+        },
+      };
     }
     return {
       k: 'eff',
       f: (st) => {
         for (let i = 0; i < tests.length; i++) {
-          if (tests[i]!(st)) { bodies[i]!(st); return; }
+          if (tests[i]!(st)) {
+            bodies[i]!(st);
+            return;
+          }
         }
         other(st);
       },
@@ -286,7 +347,14 @@ function buildIf(branches: { test: CExpr; body: Seq }[], els: Seq): Item {
     const t = tests[0]!;
     const a = branches[0]!.body.text!;
     const b = els.text!;
-    return { k: 'pure', make: (pre, suf) => { const x = pre + a + suf; const y = pre + b + suf; return (st) => (t(st) ? x : y); } };
+    return {
+      k: 'pure',
+      make: (pre, suf) => {
+        const x = pre + a + suf;
+        const y = pre + b + suf;
+        return (st) => (t(st) ? x : y);
+      },
+    };
   }
   const bodies = branches.map((b) => toStr(b.body));
   const other = toStr(els);
@@ -479,20 +547,29 @@ function constant(value: unknown): CExpr {
 
 function compileExpr(e: Expr, scope: Scope): CExpr {
   switch (e.k) {
-    case 'lit': return constant(e.v);
-    case 'num': return constant(Number(e.v));
-    case 'name': return { f: compileName(e.n, scope), constant: false };
-    case 'meta': return compileMeta(e.n, scope);
+    case 'lit':
+      return constant(e.v);
+    case 'num':
+      return constant(Number(e.v));
+    case 'name':
+      return { f: compileName(e.n, scope), constant: false };
+    case 'meta':
+      return compileMeta(e.n, scope);
     case 'get':
-    case 'idx': return compileMember(e, scope);
-    case 'un': return compileUnary(e.op, compileExpr(e.a, scope));
-    case 'bin': return compileBinary(e.op, compileExpr(e.a, scope), compileExpr(e.b, scope));
+    case 'idx':
+      return compileMember(e, scope);
+    case 'un':
+      return compileUnary(e.op, compileExpr(e.a, scope));
+    case 'bin':
+      return compileBinary(e.op, compileExpr(e.a, scope), compileExpr(e.b, scope));
     case 'cond': {
       const t = compileExpr(e.t, scope);
       const a = compileExpr(e.a, scope);
       const b = compileExpr(e.b, scope);
       if (t.constant) return t.value ? a : b;
-      const tf = t.f, af = a.f, bf = b.f;
+      const tf = t.f,
+        af = a.f,
+        bf = b.f;
       const r: CExpr = { f: (st) => (tf(st) ? af(st) : bf(st)), constant: false };
       if (a.type !== undefined && a.type === b.type) r.type = a.type;
       return r;
@@ -520,18 +597,45 @@ function compileMeta(n: 'index' | 'first' | 'last' | 'length', scope: Scope): CE
   if (scope.length > 0) {
     // Inside a loop of this view: the innermost frame is that loop.
     switch (n) {
-      case 'index': return { f: (st) => st.frame!.index, constant: false, type: 'number' };
-      case 'length': return { f: (st) => st.frame!.length, constant: false, type: 'number' };
-      case 'first': return { f: (st) => st.frame!.index === 0, constant: false, type: 'boolean' };
-      case 'last': return { f: (st) => { const f = st.frame!; return f.index === f.length - 1; }, constant: false, type: 'boolean' };
+      case 'index':
+        return { f: (st) => st.frame!.index, constant: false, type: 'number' };
+      case 'length':
+        return { f: (st) => st.frame!.length, constant: false, type: 'number' };
+      case 'first':
+        return { f: (st) => st.frame!.index === 0, constant: false, type: 'boolean' };
+      case 'last':
+        return {
+          f: (st) => {
+            const f = st.frame!;
+            return f.index === f.length - 1;
+          },
+          constant: false,
+          type: 'boolean',
+        };
     }
   }
   // Outside this view's loops: an including view's loop, if any.
   switch (n) {
-    case 'index': return { f: (st) => innermostLoop(st)?.index, constant: false };
-    case 'length': return { f: (st) => innermostLoop(st)?.length, constant: false };
-    case 'first': return { f: (st) => { const f = innermostLoop(st); return f === null ? undefined : f.index === 0; }, constant: false };
-    case 'last': return { f: (st) => { const f = innermostLoop(st); return f === null ? undefined : f.index === f.length - 1; }, constant: false };
+    case 'index':
+      return { f: (st) => innermostLoop(st)?.index, constant: false };
+    case 'length':
+      return { f: (st) => innermostLoop(st)?.length, constant: false };
+    case 'first':
+      return {
+        f: (st) => {
+          const f = innermostLoop(st);
+          return f === null ? undefined : f.index === 0;
+        },
+        constant: false,
+      };
+    case 'last':
+      return {
+        f: (st) => {
+          const f = innermostLoop(st);
+          return f === null ? undefined : f.index === f.length - 1;
+        },
+        constant: false,
+      };
   }
 }
 
@@ -602,9 +706,12 @@ function compileUnary(op: '!' | '-' | '+', a: CExpr): CExpr {
   }
   const f = a.f;
   switch (op) {
-    case '!': return { f: (st) => !f(st), constant: false, type: 'boolean' };
-    case '-': return { f: (st) => -(f(st) as number), constant: false };
-    case '+': return { f: (st) => +(f(st) as number), constant: false };
+    case '!':
+      return { f: (st) => !f(st), constant: false, type: 'boolean' };
+    case '-':
+      return { f: (st) => -(f(st) as number), constant: false };
+    case '+':
+      return { f: (st) => +(f(st) as number), constant: false };
   }
 }
 
@@ -616,45 +723,80 @@ function compileBinary(op: string, a: CExpr, b: CExpr): CExpr {
   const y = b.f;
   const bool = (f: Val): CExpr => ({ f, constant: false, type: 'boolean' });
   switch (op) {
-    case '??': return { f: (st) => x(st) ?? y(st), constant: false };
-    case '||': return { f: (st) => x(st) || y(st), constant: false };
-    case '&&': return { f: (st) => x(st) && y(st), constant: false };
-    case '==': return bool((st) => (x(st) as Any) == y(st));
-    case '!=': return bool((st) => (x(st) as Any) != y(st));
-    case '===': return bool((st) => x(st) === y(st));
-    case '!==': return bool((st) => x(st) !== y(st));
-    case '<': return bool((st) => (x(st) as Any) < (y(st) as Any));
-    case '>': return bool((st) => (x(st) as Any) > (y(st) as Any));
-    case '<=': return bool((st) => (x(st) as Any) <= (y(st) as Any));
-    case '>=': return bool((st) => (x(st) as Any) >= (y(st) as Any));
-    case '+': return { f: (st) => (x(st) as Any) + (y(st) as Any), constant: false };
-    case '-': return { f: (st) => (x(st) as Any) - (y(st) as Any), constant: false, type: 'number' };
-    case '*': return { f: (st) => (x(st) as Any) * (y(st) as Any), constant: false, type: 'number' };
-    case '/': return { f: (st) => (x(st) as Any) / (y(st) as Any), constant: false, type: 'number' };
-    case '%': return { f: (st) => (x(st) as Any) % (y(st) as Any), constant: false, type: 'number' };
+    case '??':
+      return { f: (st) => x(st) ?? y(st), constant: false };
+    case '||':
+      return { f: (st) => x(st) || y(st), constant: false };
+    case '&&':
+      return { f: (st) => x(st) && y(st), constant: false };
+    case '==':
+      // biome-ignore lint/suspicious/noDoubleEquals: the template language's loose equality
+      return bool((st) => (x(st) as Any) == y(st));
+    case '!=':
+      // biome-ignore lint/suspicious/noDoubleEquals: the template language's loose inequality
+      return bool((st) => (x(st) as Any) != y(st));
+    case '===':
+      return bool((st) => x(st) === y(st));
+    case '!==':
+      return bool((st) => x(st) !== y(st));
+    case '<':
+      return bool((st) => (x(st) as Any) < (y(st) as Any));
+    case '>':
+      return bool((st) => (x(st) as Any) > (y(st) as Any));
+    case '<=':
+      return bool((st) => (x(st) as Any) <= (y(st) as Any));
+    case '>=':
+      return bool((st) => (x(st) as Any) >= (y(st) as Any));
+    case '+':
+      return { f: (st) => (x(st) as Any) + (y(st) as Any), constant: false };
+    case '-':
+      return { f: (st) => (x(st) as Any) - (y(st) as Any), constant: false, type: 'number' };
+    case '*':
+      return { f: (st) => (x(st) as Any) * (y(st) as Any), constant: false, type: 'number' };
+    case '/':
+      return { f: (st) => (x(st) as Any) / (y(st) as Any), constant: false, type: 'number' };
+    case '%':
+      return { f: (st) => (x(st) as Any) % (y(st) as Any), constant: false, type: 'number' };
   }
   throw new Error(`views: unknown operator ${op}`);
 }
 
 function evalBinary(op: string, a: Any, b: Any): unknown {
   switch (op) {
-    case '??': return a ?? b;
-    case '||': return a || b;
-    case '&&': return a && b;
-    case '==': return a == b;
-    case '!=': return a != b;
-    case '===': return a === b;
-    case '!==': return a !== b;
-    case '<': return a < b;
-    case '>': return a > b;
-    case '<=': return a <= b;
-    case '>=': return a >= b;
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return a / b;
-    case '%': return a % b;
+    case '??':
+      return a ?? b;
+    case '||':
+      return a || b;
+    case '&&':
+      return a && b;
+    case '==':
+      // biome-ignore lint/suspicious/noDoubleEquals: the template language's loose equality
+      return a == b;
+    case '!=':
+      // biome-ignore lint/suspicious/noDoubleEquals: the template language's loose inequality
+      return a != b;
+    case '===':
+      return a === b;
+    case '!==':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '>':
+      return a > b;
+    case '<=':
+      return a <= b;
+    case '>=':
+      return a >= b;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return a / b;
+    case '%':
+      return a % b;
   }
   throw new Error(`views: unknown operator ${op}`);
 }
-

@@ -4,9 +4,9 @@ import { ViewError } from './errors.ts';
 import { resolveLimits, type ViewLimits } from './limits.ts';
 import { candidates, normalizeName } from './names.ts';
 import { parseView } from './parse.ts';
+import type { ViewEvent, ViewRenderer } from './renderer.ts';
 import { State } from './runtime.ts';
 import { streamText } from './stream.ts';
-import type { ViewEvent, ViewRenderer } from './renderer.ts';
 
 export type { ViewEvent, ViewRenderer } from './renderer.ts';
 
@@ -113,9 +113,14 @@ export class ViewEngine implements Views {
   /** The app connects its event bus here while someone listens for view events (undefined to stop). */
   observe(sink: ((event: ViewEvent) => void) | undefined): void {
     const user = this.userOnEvent;
-    this.onEvent = user && sink ? (event) => (user(event), sink(event)) : (user ?? sink);
+    this.onEvent =
+      user && sink
+        ? (event) => {
+            user(event);
+            sink(event);
+          }
+        : (user ?? sink);
   }
-
 
   render(name: string, data?: unknown): Promise<string> {
     try {
@@ -136,11 +141,13 @@ export class ViewEngine implements Views {
     let e = this.ready.get(name) ?? this.loadedAs(name);
     if (e === undefined) {
       if (this.reader !== undefined) {
-        throw this.report(new ViewError({
-          kind: 'not-found',
-          view: name,
-          reason: 'not loaded yet: with a file loader, renderSync() needs render() or preload() first, and does not work in dev mode',
-        }));
+        throw this.report(
+          new ViewError({
+            kind: 'not-found',
+            view: name,
+            reason: 'not loaded yet: with a file loader, renderSync() needs render() or preload() first, and does not work in dev mode',
+          }),
+        );
       }
       e = this.loadMemory(name);
     }
@@ -154,7 +161,7 @@ export class ViewEngine implements Views {
     if ('reason' in n) return undefined;
     for (const key of candidates(n.name, this.ext)) {
       const e = this.entries.get(key);
-      if (e !== undefined && e.linked) {
+      if (e?.linked) {
         this.ready.set(name, e);
         return e;
       }
@@ -236,7 +243,10 @@ export class ViewEngine implements Views {
         return Promise.reject(err);
       }
     }
-    if (this.dev) return this.loadGraph(name).catch((err) => { throw this.report(asViewError(err, name)); });
+    if (this.dev)
+      return this.loadGraph(name).catch((err) => {
+        throw this.report(asViewError(err, name));
+      });
     let p = this.pending.get(name);
     if (p === undefined) {
       p = this.loadGraph(name).then(

@@ -46,7 +46,7 @@ function formatMessage(init: ViewErrorInit): string {
   if (init.line !== undefined) where += `:${init.line}:${init.column ?? 1}`;
   let msg = `${KIND_LABEL[init.kind]} in ${where}: ${init.reason}`;
   if (init.source !== undefined && init.line !== undefined) {
-    msg += '\n' + codeFrame(init.source, init.line, init.column ?? 1);
+    msg += `\n${codeFrame(init.source, init.line, init.column ?? 1)}`;
   }
   return msg;
 }

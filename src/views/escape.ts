@@ -9,12 +9,23 @@ export function escapeHtml(s: string): string {
   for (let i = 0; i < s.length; i++) {
     let rep: string;
     switch (s.charCodeAt(i)) {
-      case 38: rep = '&amp;'; break;
-      case 60: rep = '&lt;'; break;
-      case 62: rep = '&gt;'; break;
-      case 34: rep = '&quot;'; break;
-      case 39: rep = '&#39;'; break;
-      default: continue;
+      case 38:
+        rep = '&amp;';
+        break;
+      case 60:
+        rep = '&lt;';
+        break;
+      case 62:
+        rep = '&gt;';
+        break;
+      case 34:
+        rep = '&quot;';
+        break;
+      case 39:
+        rep = '&#39;';
+        break;
+      default:
+        continue;
     }
     if (last !== i) out += s.slice(last, i);
     out += rep;

@@ -2,7 +2,11 @@ import type { BinaryOp, Expr, MetaName } from './ast.ts';
 import { LexError, type Lexer, type Token } from './lexer.ts';
 
 export class ExprError {
-  constructor(readonly reason: string, readonly at: number, readonly kind: 'syntax' | 'limit' = 'syntax') {}
+  constructor(
+    readonly reason: string,
+    readonly at: number,
+    readonly kind: 'syntax' | 'limit' = 'syntax',
+  ) {}
 }
 
 const META: ReadonlySet<string> = new Set<MetaName>(['index', 'first', 'last', 'length']);
@@ -26,15 +30,7 @@ const REFUSED_WORDS: Record<string, string> = Object.assign(Object.create(null),
 const ASSIGNMENTS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '??=', '||=', '&&=', '++', '--']);
 
 // Binary levels, loosest first (the conditional operator sits above them).
-const LEVELS: readonly (readonly string[])[] = [
-  ['??'],
-  ['||'],
-  ['&&'],
-  ['==', '!=', '===', '!=='],
-  ['<', '>', '<=', '>='],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
+const LEVELS: readonly (readonly string[])[] = [['??'], ['||'], ['&&'], ['==', '!=', '===', '!=='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%']];
 
 /**
  * Recursive descent over the tokens of one tag. `maxDepth` bounds both the
@@ -46,7 +42,10 @@ export class ExpressionParser {
   /** Tree depth of the node returned last. */
   private d = 0;
 
-  constructor(private readonly lx: Lexer, private readonly maxDepth: number) {}
+  constructor(
+    private readonly lx: Lexer,
+    private readonly maxDepth: number,
+  ) {}
 
   parse(): Expr {
     try {
@@ -179,10 +178,14 @@ export class ExpressionParser {
         return { k: 'meta', n: t.value as MetaName };
       case 'name': {
         switch (t.value) {
-          case 'true': return { k: 'lit', v: true };
-          case 'false': return { k: 'lit', v: false };
-          case 'null': return { k: 'lit', v: null };
-          case 'undefined': return { k: 'lit' };
+          case 'true':
+            return { k: 'lit', v: true };
+          case 'false':
+            return { k: 'lit', v: false };
+          case 'null':
+            return { k: 'lit', v: null };
+          case 'undefined':
+            return { k: 'lit' };
         }
         const refused = REFUSED_WORDS[t.value];
         if (refused !== undefined) throw new ExprError(refused, t.start);

@@ -15,7 +15,10 @@ export interface Token {
 }
 
 export class LexError {
-  constructor(readonly reason: string, readonly at: number) {}
+  constructor(
+    readonly reason: string,
+    readonly at: number,
+  ) {}
 }
 
 const IDENT = /[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/uy;
@@ -24,9 +27,46 @@ const NUMBER = /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // Longest first. Assignment-like and arrow operators are lexed only so the
 // parser can say precisely why they are refused.
 const OPERATORS = [
-  '===', '!==', '??=', '||=', '&&=', '...',
-  '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '=>', '++', '--', '+=', '-=', '*=', '/=', '%=', '**',
-  '(', ')', '[', ']', '.', '?', ':', '<', '>', '+', '-', '*', '/', '%', '!', '=', ',',
+  '===',
+  '!==',
+  '??=',
+  '||=',
+  '&&=',
+  '...',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '=>',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '**',
+  '(',
+  ')',
+  '[',
+  ']',
+  '.',
+  '?',
+  ':',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '!',
+  '=',
+  ',',
 ];
 
 const ESCAPES: Record<string, string> = Object.assign(Object.create(null), { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' });
@@ -35,7 +75,10 @@ export class Lexer {
   pos: number;
   private peeked: Token | null = null;
 
-  constructor(readonly src: string, pos: number) {
+  constructor(
+    readonly src: string,
+    pos: number,
+  ) {
     this.pos = pos;
   }
 

@@ -8,6 +8,7 @@ export function normalizeName(name: string): { name: string } | { reason: string
   if (typeof name !== 'string' || name.length === 0) return { reason: 'a view name must be a non-empty string' };
   if (name.length > 1024) return { reason: 'view name too long' };
   if (name.startsWith('/')) return { reason: 'view names are relative to the views directory, not absolute' };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\\:\0-\x1f]/.test(name)) return { reason: 'view names may not contain backslashes, colons or control characters' };
   const out: string[] = [];
   for (const segment of name.split('/')) {

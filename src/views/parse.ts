@@ -23,7 +23,11 @@ interface Open {
 }
 
 class Fail {
-  constructor(readonly reason: string, readonly at: number, readonly kind: 'syntax' | 'limit' = 'syntax') {}
+  constructor(
+    readonly reason: string,
+    readonly at: number,
+    readonly kind: 'syntax' | 'limit' = 'syntax',
+  ) {}
 }
 
 const WS = /[ \t\r\n]/;
@@ -57,7 +61,10 @@ class TemplateParser {
   /** Trim the leading whitespace of the next text (a `~}}` was seen). */
   private trimNext = false;
 
-  constructor(private readonly src: string, private readonly options: ParseOptions) {}
+  constructor(
+    private readonly src: string,
+    private readonly options: ParseOptions,
+  ) {}
 
   /** Line and column (1-based) of an offset. */
   pos(offset: number): Pos {
@@ -89,8 +96,7 @@ class TemplateParser {
         this.text(p, src.length, false);
         break;
       }
-      const trimBefore = src.charCodeAt(open + 2) === 126 /* ~ */ ||
-        (src.charCodeAt(open + 2) === 123 /* { */ && src.charCodeAt(open + 3) === 126);
+      const trimBefore = src.charCodeAt(open + 2) === 126 /* ~ */ || (src.charCodeAt(open + 2) === 123 /* { */ && src.charCodeAt(open + 3) === 126);
       this.text(p, open, trimBefore);
       p = this.tag(open);
     }
@@ -172,7 +178,12 @@ class TemplateParser {
     const e = new ExpressionParser(lx, this.options.nesting).parse();
     const close = lx.next();
     if (close.type !== 'close' || this.src.charCodeAt(close.end) !== 125) {
-      throw new Fail(close.type === 'close' ? 'unterminated tag: expected }}} to end a {{{ raw }}} tag' : `unexpected ${describeToken(close.value, close.type)}, expected }}}`, close.type === 'close' ? start : close.start);
+      throw new Fail(
+        close.type === 'close'
+          ? 'unterminated tag: expected }}} to end a {{{ raw }}} tag'
+          : `unexpected ${describeToken(close.value, close.type)}, expected }}}`,
+        close.type === 'close' ? start : close.start,
+      );
     }
     this.trimNext = close.value === '~';
     this.top.body.push({ t: 'out', e, raw: 1, at: this.pos(start) });
@@ -188,11 +199,16 @@ class TemplateParser {
       const kw = lx.next();
       if (kw.type !== 'name' || kw.start !== p + 1) throw new Fail('expected a block name after {{#', p + 1);
       switch (kw.value) {
-        case 'if': return this.openIf(start, lx);
-        case 'each': return this.openEach(start, lx);
-        case 'block': return this.openBlock(start, lx);
-        case 'slot': return this.openSlot(start, lx);
-        default: throw new Fail(`unknown block {{#${kw.value}}} (known: #if, #each, #block, #slot)`, p);
+        case 'if':
+          return this.openIf(start, lx);
+        case 'each':
+          return this.openEach(start, lx);
+        case 'block':
+          return this.openBlock(start, lx);
+        case 'slot':
+          return this.openSlot(start, lx);
+        default:
+          throw new Fail(`unknown block {{#${kw.value}}} (known: #if, #each, #block, #slot)`, p);
       }
     }
     if (c === 47 /* / */) return this.closeBlock(start, p, lx);
@@ -409,9 +425,12 @@ const REFUSED_LOOP_NAMES: Record<string, true> = Object.assign(Object.create(nul
 
 function describeOpen(open: Open): string {
   switch (open.kind) {
-    case 'lay': return '{{< layout}}';
-    case 'root': return 'the view';
-    default: return `{{#${open.kind}}}`;
+    case 'lay':
+      return '{{< layout}}';
+    case 'root':
+      return 'the view';
+    default:
+      return `{{#${open.kind}}}`;
   }
 }
 

@@ -8,10 +8,7 @@ import { parseView } from './parse.ts';
  * Parses a set of views into the pre-compiled module form, checking that
  * every include and layout resolves. Throws the first ViewError.
  */
-export function precompile(
-  templates: Record<string, string>,
-  options: { ext?: string; limits?: Partial<ViewLimits> } = {},
-): CompiledViews {
+export function precompile(templates: Record<string, string>, options: { ext?: string; limits?: Partial<ViewLimits> } = {}): CompiledViews {
   const ext = options.ext ?? '.dve';
   const limits = resolveLimits(options.limits);
   const views: Record<string, ViewAst> = {};

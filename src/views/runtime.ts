@@ -83,7 +83,7 @@ export function innermostLoop(st: State): Frame | null {
 
 export function toHtml(v: unknown, site: Site): string {
   if (typeof v === 'string') return escapeHtml(v);
-  if (typeof v === 'number') return '' + v;
+  if (typeof v === 'number') return `${v}`;
   if (v == null) return '';
   return escapeHtml(stringify(v, site));
 }

@@ -1,7 +1,7 @@
 import { HttpError } from '../errors.ts';
 import type { EventBus } from '../events.ts';
+import { type ReplyMessage, type RunMessage, type SerializedError, serializeError, type TaskModule } from './protocol.ts';
 import type { RunOptions, WorkerRunner } from './runner.ts';
-import { serializeError, type ReplyMessage, type RunMessage, type SerializedError, type TaskModule } from './protocol.ts';
 
 /** What a thread tells the pool. A spawner calls these; the pool ignores anything from a thread it already replaced. */
 export interface ThreadEvents {
@@ -132,7 +132,8 @@ export class WorkerPool implements WorkerRunner {
   #stats = { completed: 0, failed: 0, timeouts: 0, crashes: 0, respawns: 0, rejected: 0 };
 
   constructor(options: WorkerPoolOptions) {
-    if (!options || options.module === undefined) throw new TypeError('createWorkerPool needs the task module: { module: () => new URL("./tasks.ts", import.meta.url) }');
+    if (!options || options.module === undefined)
+      throw new TypeError('createWorkerPool needs the task module: { module: () => new URL("./tasks.ts", import.meta.url) }');
     this.#options = options;
     this.name = options.name ?? 'default';
     this.timeoutMs = options.timeoutMs ?? 30_000;

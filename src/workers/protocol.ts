@@ -69,7 +69,11 @@ export function serveTasks(load: () => Promise<TaskModule>, post: (message: Repl
       fail(message.id, error);
       return;
     }
-    if (out instanceof Promise) out.then((result) => reply(message.id, result), (error) => fail(message.id, error));
+    if (out instanceof Promise)
+      out.then(
+        (result) => reply(message.id, result),
+        (error) => fail(message.id, error),
+      );
     else reply(message.id, out);
   };
 
@@ -77,6 +81,10 @@ export function serveTasks(load: () => Promise<TaskModule>, post: (message: Repl
     if (message?.t !== 'run') return;
     // Once loaded, a synchronous task answers without a detour through the microtask queue.
     if (module !== undefined) run(module, message);
-    else loading.then((m) => run(m, message), (error) => fail(message.id, error));
+    else
+      loading.then(
+        (m) => run(m, message),
+        (error) => fail(message.id, error),
+      );
   };
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { check, NodeResponse, respond } from '../../adapters/node-response.ts';
+import { check, type NodeResponse, respond } from '../../adapters/node-response.ts';
 
 /** A stand-in for ServerResponse that records the one writeHead + end. */
 function recorder() {
@@ -66,9 +66,12 @@ describe('node light response', () => {
     expect(outcome(() => respond('x', 200, { [name]: 'v' }))).toBe(outcome(() => new Response('x', { headers: { [name]: 'v' } })));
   });
 
-  it.each(['a\r\nb', 'a\nb', 'a\rb', 'a\0b', '€', 'plain', 'é', ' padded\t', 'x\r\n', '\r\nx'])('header value %j is refused as new Response refuses it', (value) => {
-    expect(outcome(() => respond('x', 200, { 'x-v': value }))).toBe(outcome(() => new Response('x', { headers: { 'x-v': value } })));
-  });
+  it.each(['a\r\nb', 'a\nb', 'a\rb', 'a\0b', '€', 'plain', 'é', ' padded\t', 'x\r\n', '\r\nx'])(
+    'header value %j is refused as new Response refuses it',
+    (value) => {
+      expect(outcome(() => respond('x', 200, { 'x-v': value }))).toBe(outcome(() => new Response('x', { headers: { 'x-v': value } })));
+    },
+  );
 
   it('a CR/LF value is refused in every Set-Cookie entry', () => {
     expect(() => respond('x', 200, { 'set-cookie': ['a=1', 'b=2\r\nx: y'] })).toThrow(TypeError);

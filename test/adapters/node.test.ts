@@ -39,10 +39,14 @@ describe('node adapter', () => {
       const res = c.json({ n: 1 });
       return c.json({ isResponse: res instanceof Response, ok: res.ok, type: res.headers.get('content-type'), clone: await res.clone().text() });
     })
-    .get('/after', async (c, next) => {
-      await next();
-      c.res.headers.set('x-after', 'yes');
-    }, (c) => c.text('with a header added after'))
+    .get(
+      '/after',
+      async (c, next) => {
+        await next();
+        c.res.headers.set('x-after', 'yes');
+      },
+      (c) => c.text('with a header added after'),
+    )
     .get('/crlf', (c) => c.text('echoed', 200, { 'x-echo': c.req.query('v') ?? '' }))
     .get('/control', () => new Response('x', { headers: { 'x-bad': 'a\u0001b' } }))
     .get('/stream', () => new Response(new Blob(['streamed body']).stream(), { headers: { 'content-type': 'text/plain' } }))
@@ -67,32 +71,32 @@ describe('node adapter', () => {
   });
 
   it('writes a helper response with a content-length', async () => {
-    const res = await fetch(base + '/');
+    const res = await fetch(`${base}/`);
     expect(res.headers.get('content-length')).toBe('11');
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.json()).toEqual({ ok: true });
   });
 
   it('what c.json returns is a real Response', async () => {
-    const res = await fetch(base + '/real');
+    const res = await fetch(`${base}/real`);
     expect(await res.json()).toEqual({ isResponse: true, ok: true, type: 'application/json', clone: '{"n":1}' });
   });
 
   it('headers a middleware sets on c.res after next() are written', async () => {
-    const res = await fetch(base + '/after');
+    const res = await fetch(`${base}/after`);
     expect(res.headers.get('x-after')).toBe('yes');
     expect(await res.text()).toBe('with a header added after');
   });
 
   it('builds a WHATWG Request only when the handler asks for one', async () => {
-    const res = await fetch(base + '/raw', { headers: { 'x-test': 'yes' } });
+    const res = await fetch(`${base}/raw`, { headers: { 'x-test': 'yes' } });
     expect(await res.json()).toEqual({ isRequest: true, url: '/raw', ua: 'yes' });
     expect(rawBuilt).toBe(1);
   });
 
   it('a client disconnect aborts request.signal', async () => {
     const controller = new AbortController();
-    const pending = fetch(base + '/wait', { signal: controller.signal }).catch(() => 'aborted');
+    const pending = fetch(`${base}/wait`, { signal: controller.signal }).catch(() => 'aborted');
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();
     expect(await pending).toBe('aborted');
@@ -102,12 +106,12 @@ describe('node adapter', () => {
 
   it('streams a request body in', async () => {
     const body = new Uint8Array(300_000).fill(1);
-    const res = await fetch(base + '/upload', { method: 'POST', body });
+    const res = await fetch(`${base}/upload`, { method: 'POST', body });
     expect(await res.json()).toEqual({ bytes: 300_000 });
   });
 
   it('writes a handler-built Response with its status, headers and body', async () => {
-    const res = await fetch(base + '/own');
+    const res = await fetch(`${base}/own`);
     expect(res.status).toBe(201);
     expect(res.headers.get('x-own')).toBe('1');
     expect(res.headers.getSetCookie()).toEqual(['a=1']);
@@ -115,14 +119,14 @@ describe('node adapter', () => {
   });
 
   it('keeps several Set-Cookie headers apart', async () => {
-    const res = await fetch(base + '/cookies');
+    const res = await fetch(`${base}/cookies`);
     expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
   });
 
   it('a CR/LF from the query fails inside the handler: onError runs, and events report 500', async () => {
     errors.length = 0;
     completed.length = 0;
-    const res = await fetch(base + '/crlf?v=a%0D%0ASet-Cookie:%20x=1');
+    const res = await fetch(`${base}/crlf?v=a%0D%0ASet-Cookie:%20x=1`);
     expect(res.status).toBe(500);
     expect(res.headers.get('set-cookie')).toBeNull();
     expect(await res.json()).toEqual({ handled: true });
@@ -133,7 +137,7 @@ describe('node adapter', () => {
   it('a header value node:http cannot send fails inside the app too (no "500 OK")', async () => {
     errors.length = 0;
     completed.length = 0;
-    const res = await fetch(base + '/control');
+    const res = await fetch(`${base}/control`);
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ handled: true });
     expect(errors).toHaveLength(1);
@@ -142,7 +146,7 @@ describe('node adapter', () => {
 
   it('request events and c.req.ip name the socket peer', async () => {
     completed.length = 0;
-    await (await fetch(base + '/', { headers: { 'x-forwarded-for': '203.0.113.1' } })).text();
+    await (await fetch(`${base}/`, { headers: { 'x-forwarded-for': '203.0.113.1' } })).text();
     expect(completed).toEqual([{ status: 200, clientAddress: '127.0.0.1' }]);
   });
 
@@ -158,14 +162,14 @@ describe('node adapter', () => {
     expect(head.status).toBe(200);
     expect(head.headers['content-type']).toBe('text/plain');
     expect(head.body).toBe('');
-    expect(await (await fetch(base + '/stream')).text()).toBe('streamed body');
+    expect(await (await fetch(`${base}/stream`)).text()).toBe('streamed body');
   });
 
   it('a 204 has no Content-Length; a redirect has Content-Length 0', async () => {
-    const empty = await fetch(base + '/empty');
+    const empty = await fetch(`${base}/empty`);
     expect(empty.status).toBe(204);
     expect(empty.headers.get('content-length')).toBeNull();
-    const moved = await fetch(base + '/moved', { redirect: 'manual' });
+    const moved = await fetch(`${base}/moved`, { redirect: 'manual' });
     expect(moved.status).toBe(302);
     expect(moved.headers.get('content-length')).toBe('0');
   });

@@ -3,7 +3,7 @@
 // client address, HEAD, and graceful shutdown on SIGTERM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, timeUntilClosed, withHost } from './raw-http.ts';
-import { startFixture, type Fixture, type FixtureRuntime } from './spawn.ts';
+import { type Fixture, type FixtureRuntime, startFixture } from './spawn.ts';
 
 const RUNTIMES: FixtureRuntime[] = ['node', 'deno', 'bun', 'deno-deploy'];
 const BAD_HOSTS = ['a b', 'x/inner/panel?', 'a@b', '', 'a\\b', 'a#b', 'a\tb', 'h?x'];

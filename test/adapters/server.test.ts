@@ -1,6 +1,6 @@
 // The shared lifecycle (adapters/server.ts) against a fake runtime driver.
 import { describe, expect, it } from 'vitest';
-import { startServer, type Address, type ServerDriver } from '../../adapters/server.ts';
+import { type Address, type ServerDriver, startServer } from '../../adapters/server.ts';
 import { App } from '../../src/index.ts';
 
 function fakeDriver(options: { listen?: () => Address | Promise<Address>; drains?: boolean } = {}) {
@@ -62,7 +62,16 @@ describe('server lifecycle', () => {
   it('close() emits server:shutdown, waits for background work, shuts the app down and cleans up', async () => {
     const app = new App();
     const order: string[] = [];
-    app.on('server:shutdown', () => new Promise<void>((r) => setTimeout(() => (order.push('listener done'), r()), 50)));
+    app.on(
+      'server:shutdown',
+      () =>
+        new Promise<void>((r) =>
+          setTimeout(() => {
+            order.push('listener done');
+            r();
+          }, 50),
+        ),
+    );
     const { driver, calls } = fakeDriver();
     const handle = startServer(app, quiet, new Set(), driver);
     await handle.close();

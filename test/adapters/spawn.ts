@@ -1,6 +1,6 @@
 // Starts a fixture entry (test/adapters/fixtures) on one runtime as a direct
 // child process on a free loopback port, and stops it by pid.
-import { freePort, resolveBin, startChild, stopChild, type Child } from '../../bench/lib/proc.ts';
+import { type Child, freePort, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 
 export type FixtureRuntime = 'node' | 'deno' | 'bun' | 'deno-deploy';
 
@@ -65,7 +65,13 @@ export async function startFixture(runtime: FixtureRuntime, env: Record<string, 
       if (found !== undefined) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`No line matching ${pattern} in:\n${child.output()}`)), timeoutMs);
-        waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+        waiters.push({
+          pattern,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        });
       });
     },
     exited: () => child.done.then(() => child.exitCode),

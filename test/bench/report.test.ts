@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { emptyRow, type BenchResult, type Row } from '../../bench/lib/result.ts'
-import { buildDocument, parseNotes } from '../../bench/report/document.ts'
-import { inline, renderHtml } from '../../bench/report/html.ts'
-import { markdownTable, renderMarkdown } from '../../bench/report/markdown.ts'
-import { summaryText } from '../../bench/report/summary.ts'
-import { barChart, niceScale } from '../../bench/report/svg.ts'
-import { writeReports } from '../../bench/report/write.ts'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type BenchResult, emptyRow, type Row } from '../../bench/lib/result.ts';
+import { buildDocument, parseNotes } from '../../bench/report/document.ts';
+import { inline, renderHtml } from '../../bench/report/html.ts';
+import { markdownTable, renderMarkdown } from '../../bench/report/markdown.ts';
+import { summaryText } from '../../bench/report/summary.ts';
+import { barChart, niceScale } from '../../bench/report/svg.ts';
+import { writeReports } from '../../bench/report/write.ts';
 
 function measured(runtime: Row['runtime'], framework: Row['framework'], scenario: string, rps: number, cpu: number): Row {
   return {
@@ -23,7 +23,7 @@ function measured(runtime: Row['runtime'], framework: Row['framework'], scenario
     cpuUsPerReq: cpu,
     rssPeakMB: 61.2,
     coldStartMs: 140,
-  }
+  };
 }
 
 const result: BenchResult = {
@@ -45,60 +45,60 @@ const result: BenchResult = {
     measured('node', 'raw', 'echo', 25_000, 40),
     { ...emptyRow('node', 'hono', 'echo', 'check failed, not measured: POST /json: expected status 200, got 500 | pipe'), coldStartMs: 120 },
   ],
-}
+};
 
 describe('bench report writers', () => {
-  const doc = buildDocument(result, 'run-charts')
-  const md = renderMarkdown(doc)
+  const doc = buildDocument(result, 'run-charts');
+  const md = renderMarkdown(doc);
 
   it('puts the headline ratios of /test in the Markdown, marking a missed target in bold', () => {
     // node: 45k/60k = 0.75 (below 0.90), 45k/40k = 1.13; deno: 0.98 and 1.09.
-    expect(md).toContain('| node | 45,000 | 40,000 | 60,000 | **0.75×** | 1.13× |')
-    expect(md).toContain('| deno | 98,000 | 90,000 | 100,000 | 0.98× | 1.09× |')
-    expect(md).toContain('![Requests per second for GET /test per runtime and framework](run-charts/rps-test.svg)')
-  })
+    expect(md).toContain('| node | 45,000 | 40,000 | 60,000 | **0.75×** | 1.13× |');
+    expect(md).toContain('| deno | 98,000 | 90,000 | 100,000 | 0.98× | 1.09× |');
+    expect(md).toContain('![Requests per second for GET /test per runtime and framework](run-charts/rps-test.svg)');
+  });
 
   it('puts CPU per request of /test in a second headline table', () => {
-    expect(md).toContain('| Runtime | rove CPU µs/req | hono CPU µs/req | raw CPU µs/req | rove/raw | rove/hono |')
-    expect(md).toContain('| node | 22.0 | 25.0 | 15.0 | 1.47× | 0.88× |')
-  })
+    expect(md).toContain('| Runtime | rove CPU µs/req | hono CPU µs/req | raw CPU µs/req | rove/raw | rove/hono |');
+    expect(md).toContain('| node | 22.0 | 25.0 | 15.0 | 1.47× | 0.88× |');
+  });
 
   it('reads hand-written notes: headings, lists and paragraphs', () => {
-    const blocks = parseNotes('## Findings\n\nOne `line`\nwrapped.\n\n- first\n  continued\n- second\n')
+    const blocks = parseNotes('## Findings\n\nOne `line`\nwrapped.\n\n- first\n  continued\n- second\n');
     expect(blocks).toEqual([
       { kind: 'h', level: 2, text: 'Findings', id: 'findings' },
       { kind: 'p', text: 'One `line` wrapped.' },
       { kind: 'list', items: ['first continued', 'second'] },
-    ])
-    expect(renderMarkdown(buildDocument(result, 'c', '## Findings\n\nRove is fine.'))).toMatch(/## Findings\n\nRove is fine\.\n\n## Headline/)
-  })
+    ]);
+    expect(renderMarkdown(buildDocument(result, 'c', '## Findings\n\nRove is fine.'))).toMatch(/## Findings\n\nRove is fine\.\n\n## Headline/);
+  });
 
   it('writes ratio tables for req/s and CPU per request', () => {
-    expect(md).toContain('### req/s, rove/raw')
-    expect(md).toContain('### CPU per request, rove/hono')
+    expect(md).toContain('### req/s, rove/raw');
+    expect(md).toContain('### CPU per request, rove/hono');
     // CPU rove/raw on node /test: 22 / 15.
-    expect(md).toMatch(/\| `test` \| 1\.47× \| 1\.03× \|/)
-  })
+    expect(md).toMatch(/\| `test` \| 1\.47× \| 1\.03× \|/);
+  });
 
   it('lists failed rows with their reason and escapes pipes in table cells', () => {
-    expect(md).toContain('node · hono · `echo`: check failed, not measured: POST /json: expected status 200, got 500 | pipe')
-    expect(markdownTable({ columns: [{ label: 'a' }], rows: [['x | y']] })).toContain('x \\| y')
-  })
+    expect(md).toContain('node · hono · `echo`: check failed, not measured: POST /json: expected status 200, got 500 | pipe');
+    expect(markdownTable({ columns: [{ label: 'a' }], rows: [['x | y']] })).toContain('x \\| y');
+  });
 
   it('renders one self-contained HTML page with the charts inline', () => {
-    const html = renderHtml(doc)
-    expect(html.startsWith('<!DOCTYPE html>')).toBe(true)
-    expect(html).not.toMatch(/<script|<link|<img|\ssrc=/i)
-    expect(html.match(/<svg /g)?.length).toBe(doc.charts.length)
-    expect(html).toContain('<td class="num bad"><strong>0.75×</strong></td>')
+    const html = renderHtml(doc);
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).not.toMatch(/<script|<link|<img|\ssrc=/i);
+    expect(html.match(/<svg /g)?.length).toBe(doc.charts.length);
+    expect(html).toContain('<td class="num bad"><strong>0.75×</strong></td>');
     expect(inline('a <b> `c<d>` **e** [f](https://x.y/?a=1&b=2)')).toBe(
       'a &lt;b&gt; <code>c&lt;d&gt;</code> <strong>e</strong> <a href="https://x.y/?a=1&amp;b=2">f</a>',
-    )
-  })
+    );
+  });
 
   it('draws grouped bar charts with a nice axis, values and n/a for missing bars', () => {
-    expect(niceScale(93_000)).toEqual({ max: 100_000, step: 20_000 })
-    expect(niceScale(0)).toEqual({ max: 1, step: 0.2 })
+    expect(niceScale(93_000)).toEqual({ max: 100_000, step: 20_000 });
+    expect(niceScale(0)).toEqual({ max: 1, step: 0.2 });
     const svg = barChart({
       title: 'T <&>',
       groups: ['node', 'deno'],
@@ -111,30 +111,30 @@ describe('bench report writers', () => {
         [98_000, null],
       ],
       unit: 'req/s',
-    })
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
-    expect(svg.trim().endsWith('</svg>')).toBe(true)
-    expect(svg).toContain('<title>T &lt;&amp;&gt;</title>')
-    expect(svg).toContain('>98.0k</text>')
-    expect(svg).toContain('>n/a</text>')
-    expect(svg.match(/<rect [^>]*fill="#00f"/g)?.length).toBe(3) // two bars + the legend swatch
-  })
+    });
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svg.trim().endsWith('</svg>')).toBe(true);
+    expect(svg).toContain('<title>T &lt;&amp;&gt;</title>');
+    expect(svg).toContain('>98.0k</text>');
+    expect(svg).toContain('>n/a</text>');
+    expect(svg.match(/<rect [^>]*fill="#00f"/g)?.length).toBe(3); // two bars + the legend swatch
+  });
 
   it('prints a terminal summary with the ratios per runtime', () => {
-    const text = summaryText(result)
-    expect(text).toContain('node')
-    expect(text).toMatch(/test\s+45\.0k\s+40\.0k\s+60\.0k/)
-    expect(text).toContain('8/9 rows ok; failed: node/hono/echo')
-  })
+    const text = summaryText(result);
+    expect(text).toContain('node');
+    expect(text).toMatch(/test\s+45\.0k\s+40\.0k\s+60\.0k/);
+    expect(text).toContain('8/9 rows ok; failed: node/hono/echo');
+  });
 
-  const dir = mkdtempSync(join(tmpdir(), 'rove-bench-report-'))
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = mkdtempSync(join(tmpdir(), 'rove-bench-report-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes FILE.json, FILE.md, FILE.html and FILE-charts/ beside each other', () => {
-    const w = writeReports(result, join(dir, 'run.json'))
-    expect(JSON.parse(readFileSync(w.json, 'utf8'))).toEqual(result)
-    expect(readFileSync(w.markdown, 'utf8')).toBe(md)
-    expect(readFileSync(w.html, 'utf8')).toContain('<title>Rove load test: default profile</title>')
-    expect(readdirSync(join(dir, 'run-charts')).sort()).toEqual(['latency-echo.svg', 'latency-test.svg', 'rps-echo.svg', 'rps-test.svg'])
-  })
-})
+    const w = writeReports(result, join(dir, 'run.json'));
+    expect(JSON.parse(readFileSync(w.json, 'utf8'))).toEqual(result);
+    expect(readFileSync(w.markdown, 'utf8')).toBe(md);
+    expect(readFileSync(w.html, 'utf8')).toContain('<title>Rove load test: default profile</title>');
+    expect(readdirSync(join(dir, 'run-charts')).sort()).toEqual(['latency-echo.svg', 'latency-test.svg', 'rps-echo.svg', 'rps-test.svg']);
+  });
+});

@@ -1,10 +1,11 @@
 // One set of HTTP assertions, run against examples/hello on every runtime.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { request as httpRequest } from 'node:http';
-import { RUNTIMES, start, wranglerVars, type Running } from './servers.ts';
-import { createViews } from '../../src/views/index.ts';
-import compiled from '../../examples/hello/views.gen.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_DATA } from '../../examples/hello/app.ts';
+import compiled from '../../examples/hello/views.gen.ts';
+import { createViews } from '../../src/views/index.ts';
+import { RUNTIMES, type Running, start, wranglerVars } from './servers.ts';
 
 const GREETING = 'Hello from the environment';
 const PAGE = await createViews({ compiled }).render('page', PAGE_DATA);
@@ -25,7 +26,13 @@ async function expectProblem(res: Response, status: number): Promise<Record<stri
 }
 
 /** A raw HTTP/1.1 request, for what fetch won't send (an over-long body it can't stream slowly, odd paths). */
-function raw(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ hostname, port, method, path, headers, agent: false }, (res) => {
@@ -71,7 +78,11 @@ describe.each(RUNTIMES)('conformance on %s', (runtime) => {
     });
 
     it('percent-encoded Unicode params are decoded', async () => {
-      for (const [sent, id] of [['caf%C3%A9', 'café'], ['%E3%83%95%E3%83%AC%E3%83%BC%E3%83%A0', 'フレーム'], ['a%20b', 'a b']]) {
+      for (const [sent, id] of [
+        ['caf%C3%A9', 'café'],
+        ['%E3%83%95%E3%83%AC%E3%83%BC%E3%83%A0', 'フレーム'],
+        ['a%20b', 'a b'],
+      ]) {
         const res = await fetch(`${url}/users/${sent}`);
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ id });
@@ -181,7 +192,7 @@ describe.each(RUNTIMES)('conformance on %s', (runtime) => {
 
   describe('limits', () => {
     it('a URL over 8 KiB answers 414', async () => {
-      const res = await raw(url, 'GET', '/nowhere?q=' + 'a'.repeat(9000));
+      const res = await raw(url, 'GET', `/nowhere?q=${'a'.repeat(9000)}`);
       expect([414, 431]).toContain(res.status);
     });
 

@@ -2,8 +2,8 @@
 // over real HTTP, on each runtime it can occur on. Requests go over raw TCP, so what reaches the
 // server is exactly what is written here (fetch would normalise paths and refuse odd Hosts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, slowClient, type RawResponse } from './raw.ts';
-import { RUNTIMES, start, type Runtime, type Running } from './servers.ts';
+import { type RawResponse, rawRequest, slowClient } from './raw.ts';
+import { RUNTIMES, type Running, type Runtime, start } from './servers.ts';
 
 const PROBE = 'test/conformance/probe';
 const TRUSTED_PROXIES = '127.0.0.1,10.0.0.0/8';
@@ -37,7 +37,11 @@ function server(from: Map<Runtime, Running>, runtime: Runtime): Running {
 /** One raw request: `line` is "METHOD target"; Host is the server's unless `headers` names one. */
 function send(to: Running, line: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
   const named = Object.keys(headers).some((name) => name.toLowerCase() === 'host');
-  const lines = [`${line} HTTP/1.1`, ...(named ? [] : [`Host: ${new URL(to.url).host}`]), ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `${line} HTTP/1.1`,
+    ...(named ? [] : [`Host: ${new URL(to.url).host}`]),
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   return rawRequest(to.url, lines.join('\r\n'), { body });
 }
 
@@ -229,7 +233,11 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
       ['one hop', { 'X-Forwarded-For': '203.0.113.5' }, '203.0.113.5'],
       ['through a trusted 10.x proxy', { 'X-Forwarded-For': '198.51.100.2, 10.1.2.3' }, '198.51.100.2'],
       ['a forged leftmost entry is not believed', { 'X-Forwarded-For': '203.0.113.5, 198.51.100.2' }, '198.51.100.2'],
-      ['Forwarded wins over X-Forwarded-For, brackets and port stripped', { Forwarded: 'for="[2001:db8::1]:4711"', 'X-Forwarded-For': '203.0.113.5' }, '2001:db8::1'],
+      [
+        'Forwarded wins over X-Forwarded-For, brackets and port stripped',
+        { Forwarded: 'for="[2001:db8::1]:4711"', 'X-Forwarded-For': '203.0.113.5' },
+        '2001:db8::1',
+      ],
       ['Forwarded with parameters and two hops', { Forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43, for=10.0.0.1' }, '192.0.2.60'],
       ['an entry that is not an address stops the walk', { 'X-Forwarded-For': 'unknown' }, socket],
       ['when every hop is trusted, the furthest one', { 'X-Forwarded-For': '10.0.0.1' }, '10.0.0.1'],
@@ -273,15 +281,31 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
 
   describe('keys with prototype names stay own properties', () => {
     // Entries, not object literals: `{ __proto__: true }` in source sets a prototype instead of a key.
-    const OWN_ALL = [['__proto__', true], ['constructor', true], ['toString', true], ['hasOwnProperty', false]];
+    const OWN_ALL = [
+      ['__proto__', true],
+      ['constructor', true],
+      ['toString', true],
+      ['hasOwnProperty', false],
+    ];
 
     it('c.req.form() keeps __proto__, constructor and toString as plain fields', async () => {
-      const res = await send(probe(), 'POST /form-keys', { 'Content-Type': 'application/x-www-form-urlencoded' }, '__proto__=x&constructor=c&toString=t&a=1&a=2&b=3');
+      const res = await send(
+        probe(),
+        'POST /form-keys',
+        { 'Content-Type': 'application/x-www-form-urlencoded' },
+        '__proto__=x&constructor=c&toString=t&a=1&a=2&b=3',
+      );
       const form = json(res);
       expect(form.keys).toEqual(['__proto__', 'constructor', 'toString', 'a', 'b']);
       expect(Object.entries(form.own)).toEqual(OWN_ALL);
       expect(['Object.prototype', 'null']).toContain(form.prototype);
-      expect(Object.entries(form.values)).toEqual([['__proto__', 'x'], ['constructor', 'c'], ['toString', 't'], ['a', ['1', '2']], ['b', '3']]);
+      expect(Object.entries(form.values)).toEqual([
+        ['__proto__', 'x'],
+        ['constructor', 'c'],
+        ['toString', 't'],
+        ['a', ['1', '2']],
+        ['b', '3'],
+      ]);
     });
 
     it('a multipart file field named __proto__ does not replace the prototype', async () => {
@@ -301,14 +325,22 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
       const form = json(await send(probe(), 'POST /form-keys', { 'Content-Type': 'multipart/form-data; boundary=b' }, body));
       expect(form.keys).toEqual(['__proto__', 'a']);
       expect(['Object.prototype', 'null']).toContain(form.prototype);
-      expect(Object.entries(form.values)).toEqual([['__proto__', '<file>'], ['a', '1']]);
+      expect(Object.entries(form.values)).toEqual([
+        ['__proto__', '<file>'],
+        ['a', '1'],
+      ]);
     });
 
     it('c.req.query() keeps every key, whatever its name', async () => {
       const query = json(await send(probe(), 'GET /query-keys?__proto__=x&constructor=c&toString=t&a=1'));
       expect(query.keys).toEqual(['__proto__', 'constructor', 'toString', 'a']);
       expect(Object.entries(query.own)).toEqual(OWN_ALL);
-      expect(Object.entries(query.values)).toEqual([['__proto__', 'x'], ['constructor', 'c'], ['toString', 't'], ['a', '1']]);
+      expect(Object.entries(query.values)).toEqual([
+        ['__proto__', 'x'],
+        ['constructor', 'c'],
+        ['toString', 't'],
+        ['a', '1'],
+      ]);
       expect(query.one).toEqual({ constructor: 'c', hasOwnProperty: null });
     });
   });
@@ -436,23 +468,29 @@ describe.each(RUNTIMES)('a header value the runtime cannot send, on %s', (runtim
   // refuses it everywhere anyway is not decided (CONTRACT.md), so there either answer is right.
   const refused = runtime !== 'bun' && runtime !== 'workerd';
 
-  it(refused ? "answers onError's 500, and request events report 500" : "is sent as is or answers onError's 500, and request events report what was sent", async () => {
-    const to = server(variant, runtime);
-    const res = await send(to, 'GET /err/raw-header?v=a%01b');
-    if (refused || res.status !== 200) {
-      expect(res.status).toBe(500);
-      expect(res.body).toBe('{"onError":true}');
-    } else {
-      expect(res.headers['x-echo']).toBe('a\x01b');
-    }
-    expect(json(await send(to, 'GET /last'))).toMatchObject({ path: '/err/raw-header', status: res.status });
-  });
+  it(
+    refused ? "answers onError's 500, and request events report 500" : "is sent as is or answers onError's 500, and request events report what was sent",
+    async () => {
+      const to = server(variant, runtime);
+      const res = await send(to, 'GET /err/raw-header?v=a%01b');
+      if (refused || res.status !== 200) {
+        expect(res.status).toBe(500);
+        expect(res.body).toBe('{"onError":true}');
+      } else {
+        expect(res.headers['x-echo']).toBe('a\x01b');
+      }
+      expect(json(await send(to, 'GET /last'))).toMatchObject({ path: '/err/raw-header', status: res.status });
+    },
+  );
 
-  it(refused ? 'set through c.header(), answers a bare problem+json 500' : 'set through c.header(), is sent as is or answers a bare problem+json 500', async () => {
-    const res = await send(server(plain, runtime), 'GET /echo-header?v=a%01b');
-    if (refused || res.status !== 200) expectProblem(res, 500);
-    else expect(res.headers['x-echo']).toBe('a\x01b');
-  });
+  it(
+    refused ? 'set through c.header(), answers a bare problem+json 500' : 'set through c.header(), is sent as is or answers a bare problem+json 500',
+    async () => {
+      const res = await send(server(plain, runtime), 'GET /echo-header?v=a%01b');
+      if (refused || res.status !== 200) expectProblem(res, 500);
+      else expect(res.headers['x-echo']).toBe('a\x01b');
+    },
+  );
 
   it('the server keeps serving afterwards', async () => {
     for (const to of [server(plain, runtime), server(variant, runtime)]) {

@@ -16,12 +16,19 @@ export function rawRequest(url: string, head: string, options: { body?: string; 
   const body = options.body === undefined ? '' : options.body;
   // A body's length is counted here, so a test cannot get it wrong.
   const length = options.body === undefined || /^content-length:/im.test(head) ? '' : `\r\nContent-Length: ${Buffer.byteLength(body)}`;
-  const request = head.replace(/\r?\n$/, '').split(/\r?\n/).join('\r\n') + length + '\r\nConnection: close\r\n\r\n' + body;
+  const request = `${
+    head
+      .replace(/\r?\n$/, '')
+      .split(/\r?\n/)
+      .join('\r\n') + length
+  }\r\nConnection: close\r\n\r\n${body}`;
   const method = options.method ?? head.slice(0, head.indexOf(' '));
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) });
     const chunks: Buffer[] = [];
-    socket.setTimeout(options.timeoutMs ?? 5000, () => socket.destroy(new Error(`no complete answer to ${JSON.stringify(head.split('\n')[0])} within ${options.timeoutMs ?? 5000} ms`)));
+    socket.setTimeout(options.timeoutMs ?? 5000, () =>
+      socket.destroy(new Error(`no complete answer to ${JSON.stringify(head.split('\n')[0])} within ${options.timeoutMs ?? 5000} ms`)),
+    );
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
       // workerd keeps the connection open despite `Connection: close`: stop once the framing says the response is whole.
@@ -53,7 +60,8 @@ function complete(data: Buffer, head: boolean): boolean {
   if (head || status === 204 || status === 304 || (status >= 100 && status < 200)) return true;
   const length = /\r\ncontent-length:\s*(\d+)/i.exec(text);
   if (length) return data.length - (end + 4) >= Number(length[1]);
-  if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(text)) return data.subarray(end + 4).includes('\r\n0\r\n\r\n') || data.subarray(end + 4).indexOf('0\r\n\r\n') === 0;
+  if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(text))
+    return data.subarray(end + 4).includes('\r\n0\r\n\r\n') || data.subarray(end + 4).indexOf('0\r\n\r\n') === 0;
   return false; // read until the server closes
 }
 

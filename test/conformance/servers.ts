@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, resolveBin, ROOT, startChild, stopChild, type Child } from '../../bench/lib/proc.ts';
+import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 import { bundleWorker, workerdConfig } from '../../bench/lib/workerd.ts';
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;

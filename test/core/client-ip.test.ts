@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { App, type TrustProxy } from '../../src/index.ts';
 import { addressMatcher, parseIp } from '../../src/client-ip.ts';
+import { App, type TrustProxy } from '../../src/index.ts';
 
 async function ip(trustProxy: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}) {
   const app = new App(trustProxy === undefined ? {} : { trustProxy });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Router, RouteError } from '../../src/router.ts';
+import { RouteError, Router } from '../../src/router.ts';
 
 function table(routes: [string, string][]): Router<string> {
   const r = new Router<string>();
@@ -17,19 +17,28 @@ describe('router', () => {
   });
 
   it('a static segment beats a param registered earlier', () => {
-    const r = table([['GET', '/users/:id'], ['GET', '/users/new']]);
+    const r = table([
+      ['GET', '/users/:id'],
+      ['GET', '/users/new'],
+    ]);
     expect(r.match('GET', '/users/new')?.value).toBe('GET /users/new');
     expect(r.match('GET', '/users/7')?.params).toEqual({ id: '7' });
   });
 
   it('a constrained param beats a plain param, whatever the order', () => {
-    const r = table([['GET', '/p/:slug'], ['GET', '/p/:id{[0-9]+}']]);
+    const r = table([
+      ['GET', '/p/:slug'],
+      ['GET', '/p/:id{[0-9]+}'],
+    ]);
     expect(r.match('GET', '/p/42')).toEqual({ value: 'GET /p/:id{[0-9]+}', params: { id: '42' } });
     expect(r.match('GET', '/p/hello')).toEqual({ value: 'GET /p/:slug', params: { slug: 'hello' } });
   });
 
   it('a param beats a wildcard', () => {
-    const r = table([['GET', '/files/*'], ['GET', '/files/:name']]);
+    const r = table([
+      ['GET', '/files/*'],
+      ['GET', '/files/:name'],
+    ]);
     expect(r.match('GET', '/files/a')?.value).toBe('GET /files/:name');
     expect(r.match('GET', '/files/a/b')).toEqual({ value: 'GET /files/*', params: { '*': 'a/b' } });
   });
@@ -42,7 +51,10 @@ describe('router', () => {
   });
 
   it('specificity is decided left to right, backtracking when a branch dead-ends', () => {
-    const r = table([['GET', '/a/:x/c'], ['GET', '/a/b/d']]);
+    const r = table([
+      ['GET', '/a/:x/c'],
+      ['GET', '/a/b/d'],
+    ]);
     expect(r.match('GET', '/a/b/c')).toEqual({ value: 'GET /a/:x/c', params: { x: 'b' } });
     expect(r.match('GET', '/a/b/d')?.value).toBe('GET /a/b/d');
   });
@@ -61,26 +73,39 @@ describe('router', () => {
   });
 
   it('a route for another method does not hide a less specific one for this method', () => {
-    const r = table([['POST', '/users/new'], ['GET', '/users/:id']]);
+    const r = table([
+      ['POST', '/users/new'],
+      ['GET', '/users/:id'],
+    ]);
     expect(r.match('GET', '/users/new')?.params).toEqual({ id: 'new' });
     expect(r.match('POST', '/users/new')?.value).toBe('POST /users/new');
   });
 
   it('HEAD falls back to GET, and any method to all()', () => {
-    const r = table([['GET', '/g'], ['ALL', '/any']]);
+    const r = table([
+      ['GET', '/g'],
+      ['ALL', '/any'],
+    ]);
     expect(r.match('HEAD', '/g')?.value).toBe('GET /g');
     expect(r.match('PATCH', '/any')?.value).toBe('ALL /any');
   });
 
   it('lists allowed methods for a path', () => {
-    const r = table([['GET', '/x'], ['POST', '/x'], ['DELETE', '/x/:id']]);
+    const r = table([
+      ['GET', '/x'],
+      ['POST', '/x'],
+      ['DELETE', '/x/:id'],
+    ]);
     expect(r.allowed('/x')).toEqual(['GET', 'HEAD', 'POST']);
     expect(r.allowed('/x/1')).toEqual(['DELETE']);
     expect(r.allowed('/nope')).toEqual([]);
   });
 
   it('trailing slashes are distinct paths', () => {
-    const r = table([['GET', '/a'], ['GET', '/b/']]);
+    const r = table([
+      ['GET', '/a'],
+      ['GET', '/b/'],
+    ]);
     expect(r.match('GET', '/a/')).toBeNull();
     expect(r.match('GET', '/b')).toBeNull();
     expect(r.match('GET', '/b/')).not.toBeNull();
@@ -125,7 +150,10 @@ describe('router', () => {
   });
 
   it('matched params round-trip through percent-encoding', () => {
-    const r = table([['GET', '/a/:first/b/:second'], ['GET', '/w/*rest']]);
+    const r = table([
+      ['GET', '/a/:first/b/:second'],
+      ['GET', '/w/*rest'],
+    ]);
     const segment = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
     fc.assert(
       fc.property(segment, segment, (first, second) => {
@@ -139,7 +167,10 @@ describe('router', () => {
   });
 
   it('names the first param whose decoded value is over the limit, and only then', () => {
-    const r = table([['GET', '/a/:first/b/:second'], ['GET', '/w/*rest']]);
+    const r = table([
+      ['GET', '/a/:first/b/:second'],
+      ['GET', '/w/*rest'],
+    ]);
     const segment = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
     fc.assert(
       fc.property(segment, segment, fc.integer({ min: 0, max: 40 }), (first, second, max) => {
@@ -194,7 +225,10 @@ describe('router, against peers’ suites', () => {
   });
 
   it('methods match case-insensitively', () => {
-    const r = table([['purge', '/cache'], ['GET', '/x']]);
+    const r = table([
+      ['purge', '/cache'],
+      ['GET', '/x'],
+    ]);
     expect(r.match('PURGE', '/cache')?.value).toBe('purge /cache');
     expect(r.match('purge', '/cache')?.value).toBe('purge /cache');
     expect(r.match('get', '/x')?.value).toBe('GET /x');

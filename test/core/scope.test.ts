@@ -22,13 +22,11 @@ const routeSeg = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(':c{[ab]+}', ':d{.*}') },
 );
 
-const route = fc
-  .tuple(fc.array(routeSeg, { minLength: 0, maxLength: 3 }), fc.boolean())
-  .map(([segs, wildcard]) => {
-    // Param names must be unique within a route.
-    const named = segs.map((s, i) => s.replace(/^:([a-z])/, `:$1${i}`));
-    return `/${[...named, ...(wildcard ? ['*'] : [])].join('/')}`;
-  });
+const route = fc.tuple(fc.array(routeSeg, { minLength: 0, maxLength: 3 }), fc.boolean()).map(([segs, wildcard]) => {
+  // Param names must be unique within a route.
+  const named = segs.map((s, i) => s.replace(/^:([a-z])/, `:$1${i}`));
+  return `/${[...named, ...(wildcard ? ['*'] : [])].join('/')}`;
+});
 
 function prefixText(segs: PrefixSeg[], i: number): string {
   const body = segs.map((s, j) => (s.kind === 'static' ? s.text : s.kind === 'param' ? `:m${i}_${j}` : `:m${i}_${j}{${s.re}}`)).join('/');
@@ -47,9 +45,13 @@ function under(segments: string[], prefix: PrefixSeg[]): boolean {
 
 /** Percent-encode some characters of a segment (a letter as %XX, upper or lower hex). */
 const encodedSegment = (text: string) =>
-  fc.array(fc.integer({ min: 0, max: 3 }), { minLength: text.length, maxLength: text.length }).map((modes) =>
-    [...text].map((ch, i) => (modes[i] === 1 ? `%${ch.charCodeAt(0).toString(16).toUpperCase()}` : modes[i] === 2 ? `%${ch.charCodeAt(0).toString(16)}` : ch)).join(''),
-  );
+  fc
+    .array(fc.integer({ min: 0, max: 3 }), { minLength: text.length, maxLength: text.length })
+    .map((modes) =>
+      [...text]
+        .map((ch, i) => (modes[i] === 1 ? `%${ch.charCodeAt(0).toString(16).toUpperCase()}` : modes[i] === 2 ? `%${ch.charCodeAt(0).toString(16)}` : ch))
+        .join(''),
+    );
 
 const requestPath = fc
   .array(fc.constantFrom(...WORDS, 'abba', 'zz'), { minLength: 1, maxLength: 5 })

@@ -36,7 +36,7 @@ const REQUESTS: [string, RequestInit?][] = [
   ['/sync', { method: 'HEAD' }],
   ['/body', { method: 'POST', body: '{"far":"too long for the limit"}' }], // 413
   ['/body', { method: 'POST', body: '{bad' }], // 400
-  ['/' + 'x'.repeat(100)], // 414
+  [`/${'x'.repeat(100)}`], // 414
   ['/p/%E0%A4%A'], // 400 malformed
 ];
 

@@ -1,19 +1,20 @@
 // rove/otel: request events become SERVER spans and a duration histogram.
-import { afterEach, describe, expect, it } from 'vitest';
+
 import {
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
   type Attributes,
   type Context,
   type Meter,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
   type SpanOptions,
+  SpanStatusCode,
   type TextMapPropagator,
   type TimeInput,
   type Tracer,
+  trace,
 } from '@opentelemetry/api';
+import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 import { otel } from '../../src/otel.ts';
 

@@ -1,10 +1,18 @@
 // Request events, run in process through app.fetch / app.handle: one test per way a request can end.
 import { describe, expect, it } from 'vitest';
-import { App, BodyError, HttpError, validate, type RoveEvent, type StandardSchemaV1 } from '../../src/index.ts';
 import type { ExecutionContext } from '../../src/context.ts';
+import { App, BodyError, HttpError, type RoveEvent, type StandardSchemaV1, validate } from '../../src/index.ts';
 
-const ANY_NUMBER = { '~standard': { version: 1, vendor: 'test', validate: (v: unknown) => (typeof v === 'number' ? { value: v } : { issues: [{ message: 'not a number' }] }) } } as StandardSchemaV1<unknown, number>;
-const QUERY_X = { '~standard': { version: 1, vendor: 'test', validate: (v: unknown) => ((v as Record<string, string>).x ? { value: v } : { issues: [{ message: 'x is required', path: ['x'] }] }) } } as StandardSchemaV1;
+const ANY_NUMBER = {
+  '~standard': { version: 1, vendor: 'test', validate: (v: unknown) => (typeof v === 'number' ? { value: v } : { issues: [{ message: 'not a number' }] }) },
+} as StandardSchemaV1<unknown, number>;
+const QUERY_X = {
+  '~standard': {
+    version: 1,
+    vendor: 'test',
+    validate: (v: unknown) => ((v as Record<string, string>).x ? { value: v } : { issues: [{ message: 'x is required', path: ['x'] }] }),
+  },
+} as StandardSchemaV1;
 
 function makeApp() {
   const app = new App({ bodyLimit: 16, maxUrlLength: 100 });
@@ -109,7 +117,7 @@ describe('request events', () => {
   });
 
   it('a URL over the limit reports 414 before routing', async () => {
-    const { kinds, meta } = await run(makeApp(), '/users/' + 'x'.repeat(200));
+    const { kinds, meta } = await run(makeApp(), `/users/${'x'.repeat(200)}`);
     expect(kinds).toEqual(['request:complete', 'request:error']);
     expect(meta).toMatchObject({ status: 414, route: null });
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../bench/lib/http.ts';
 import { checkScenario } from '../../bench/lib/runner.ts';
 import { SCENARIOS } from '../../bench/lib/scenarios.ts';
-import { RUNTIMES, start, type Running } from '../conformance/servers.ts';
+import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
 
 // The worker pool on (the `workers` variant); where an entry cannot read env (workerd) both apps run without it.
 const ENV = { BENCH_WORKERS: '1' };

@@ -16,7 +16,7 @@ describe('fs-routes conventions', () => {
     ['[...rest].ts', '/*rest'],
     ['[slug]/index.ts', '/:slug'],
     ['hello world.ts', '/hello%20world'],
-    ['日本.ts', '/' + encodeURIComponent('日本')],
+    ['日本.ts', `/${encodeURIComponent('日本')}`],
   ])('the file %s is the route %s', (file, pattern) => {
     expect(classifyRouteFile(file)).toMatchObject({ kind: 'route', file, pattern });
   });
@@ -88,6 +88,10 @@ describe('fs-routes conventions', () => {
   });
 
   it('a route and middleware for the same path do not clash', () => {
-    expect(planRoutes(['users/index.ts', 'users/_middleware.ts']).map((p) => p.kind).sort()).toEqual(['middleware', 'route']);
+    expect(
+      planRoutes(['users/index.ts', 'users/_middleware.ts'])
+        .map((p) => p.kind)
+        .sort(),
+    ).toEqual(['middleware', 'route']);
   });
 });

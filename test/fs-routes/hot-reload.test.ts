@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Running } from '../conformance/servers.ts';
+import { type Running, start } from '../conformance/servers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -70,7 +70,7 @@ describe.each(['node', 'deno', 'bun'] as const)('fs-routes hot reload on %s', (r
     const deadline = Date.now() + 8000;
     let errors: { file: string; route: string; message: string }[] = [];
     while (Date.now() < deadline && errors.length === 0) {
-      errors = await (await fetch(server.url + '/__route-errors')).json();
+      errors = await (await fetch(`${server.url}/__route-errors`)).json();
       if (errors.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
     expect(errors).toHaveLength(1);
@@ -82,6 +82,6 @@ describe.each(['node', 'deno', 'bun'] as const)('fs-routes hot reload on %s', (r
   it('the fixed module serves again', async () => {
     write('index.ts', `export const GET = (c) => c.text('home v4');\n`);
     await until('/', '200 home v4');
-    expect(await (await fetch(server.url + '/__route-errors')).json()).toHaveLength(1);
+    expect(await (await fetch(`${server.url}/__route-errors`)).json()).toHaveLength(1);
   });
 });

@@ -6,11 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listFiles, scanRoutes } from '../../adapters/fs-routes.ts';
 import { buildRoutes } from '../../scripts/build-routes.ts';
-import { manifestEntries, writeManifest, type RouteManifest } from '../../src/fs-routes/manifest.ts';
 import { classifyRouteFile } from '../../src/fs-routes/conventions.ts';
+import { fileRoutes } from '../../src/fs-routes/index.ts';
+import { manifestEntries, type RouteManifest, writeManifest } from '../../src/fs-routes/manifest.ts';
 import { buildRouteTable, describeRouteTable, type RouteTable } from '../../src/fs-routes/table.ts';
 import { App } from '../../src/index.ts';
-import { fileRoutes } from '../../src/fs-routes/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -80,9 +80,17 @@ describe('fs-routes manifest', () => {
     const scanned = await fileRoutes(new App(), join(dir, 'routes'));
     const built = fileRoutes(new App(), manifest);
     expect(built.routeList).toEqual(scanned.routeList);
-    for (const [method, path] of [['GET', '/'], ['POST', '/about'], ['GET', '/users/3'], ['PUT', '/users/3/posts'], ['GET', '/docs/a/b'], ['GET', '/_lib/x'], ['DELETE', '/about']]) {
-      const a = await scanned.fetch(new Request('http://x' + path, { method }));
-      const b = await built.fetch(new Request('http://x' + path, { method }));
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['POST', '/about'],
+      ['GET', '/users/3'],
+      ['PUT', '/users/3/posts'],
+      ['GET', '/docs/a/b'],
+      ['GET', '/_lib/x'],
+      ['DELETE', '/about'],
+    ]) {
+      const a = await scanned.fetch(new Request(`http://x${path}`, { method }));
+      const b = await built.fetch(new Request(`http://x${path}`, { method }));
       expect([b.status, await b.text()]).toEqual([a.status, await a.text()]);
     }
   });

@@ -2,11 +2,11 @@
 // beyond the watcher's debounce. test/fs-routes/hot-reload.test.ts runs the
 // same cases against real files on Node and Deno.
 import { describe, expect, it } from 'vitest';
-import { App, type Context } from '../../src/index.ts';
+import { fileRoutes } from '../../src/fs-routes/index.ts';
 import type { ListedFile, RouteLoader } from '../../src/fs-routes/loader.ts';
 import type { RouteLoadError } from '../../src/fs-routes/mount.ts';
 import type { RouteModule } from '../../src/fs-routes/table.ts';
-import { fileRoutes } from '../../src/fs-routes/index.ts';
+import { App, type Context } from '../../src/index.ts';
 
 /** Files as modules; `set` with an Error makes the import fail, as a syntax error would. */
 class MemoryLoader implements RouteLoader {
@@ -43,7 +43,7 @@ class MemoryLoader implements RouteLoader {
 const text = (body: string) => ({ GET: (c: Context) => c.text(body) });
 
 async function body(app: App<any>, path: string): Promise<string> {
-  const res = await app.fetch(new Request('http://x' + path));
+  const res = await app.fetch(new Request(`http://x${path}`));
   const text = await res.text();
   return res.status === 404 ? '404' : `${res.status} ${text}`;
 }
@@ -87,7 +87,7 @@ describe('fs-routes hot reload', () => {
 
   it('a new file adds its route, a deleted file removes it', async () => {
     const { loader, app, stop } = await setup();
-    loader.set('users/[id].ts', { GET: (c: Context) => c.text('user ' + c.req.param('id')) });
+    loader.set('users/[id].ts', { GET: (c: Context) => c.text(`user ${c.req.param('id')}`) });
     await until(app, '/users/7', '200 user 7');
     loader.delete('users/[id].ts');
     await until(app, '/users/7', '404');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { App, type Context, type Next } from '../../src/index.ts';
 import { FileRouteError } from '../../src/fs-routes/conventions.ts';
+import { fileRoutes } from '../../src/fs-routes/index.ts';
 import { MANIFEST_FORMAT, MANIFEST_VERSION, type RouteManifest } from '../../src/fs-routes/manifest.ts';
 import { buildRouteTable, describeRouteTable, type RouteModule } from '../../src/fs-routes/table.ts';
-import { fileRoutes } from '../../src/fs-routes/index.ts';
+import { App, type Context, type Next } from '../../src/index.ts';
 
 const text = (body: string) => (c: Context) => c.text(body);
 
@@ -12,7 +12,7 @@ function manifest(files: Record<string, RouteModule>): RouteManifest {
 }
 
 async function get(app: App<any>, path: string, method = 'GET') {
-  const res = await app.fetch(new Request('http://x' + path, { method }));
+  const res = await app.fetch(new Request(`http://x${path}`, { method }));
   return { status: res.status, body: await res.text(), allow: res.headers.get('allow') };
 }
 
@@ -28,12 +28,13 @@ function thrown(fn: () => unknown): FileRouteError {
 
 describe('fs-routes table', () => {
   it('serves the conventions table through fileRoutes(app, manifest)', async () => {
-    const app = fileRoutes(new App(), 
+    const app = fileRoutes(
+      new App(),
       manifest({
         'index.ts': { GET: text('home') },
         'about.ts': { GET: text('about') },
-        'users/[id].ts': { GET: (c: Context) => c.text('user ' + c.req.param('id')) },
-        'docs/[...path].ts': { GET: (c: Context) => c.text('docs ' + c.req.param('path')) },
+        'users/[id].ts': { GET: (c: Context) => c.text(`user ${c.req.param('id')}`) },
+        'docs/[...path].ts': { GET: (c: Context) => c.text(`docs ${c.req.param('path')}`) },
         'users/_middleware.ts': {
           default: async (c: Context, next: Next) => {
             await next();
@@ -55,10 +56,11 @@ describe('fs-routes table', () => {
   });
 
   it('a module exports handlers by method, and default answers every other method', async () => {
-    const app = fileRoutes(new App(), 
+    const app = fileRoutes(
+      new App(),
       manifest({
         'a.ts': { GET: text('get a'), POST: text('post a') },
-        'b.ts': { GET: text('get b'), default: (c: Context) => c.text('any ' + c.req.method) },
+        'b.ts': { GET: text('get b'), default: (c: Context) => c.text(`any ${c.req.method}`) },
       }),
     );
     expect(await get(app, '/a', 'POST')).toMatchObject({ body: 'post a' });
@@ -69,7 +71,8 @@ describe('fs-routes table', () => {
   });
 
   it('precedence follows the router: the most specific file wins, whatever the names sort as', async () => {
-    const app = fileRoutes(new App(), 
+    const app = fileRoutes(
+      new App(),
       manifest({
         '[...all].ts': { GET: text('catch-all') },
         '[a]/[b].ts': { GET: text('params') },
@@ -91,7 +94,8 @@ describe('fs-routes table', () => {
       order.push(name);
       await next();
     };
-    const app = fileRoutes(new App(), 
+    const app = fileRoutes(
+      new App(),
       manifest({
         'users/[id]/_middleware.ts': { default: mark('user') },
         'users/_middleware.ts': { default: [mark('users 1'), mark('users 2')] },
@@ -141,7 +145,9 @@ describe('fs-routes table', () => {
   it('middleware must export default a function or an array of functions', () => {
     expect(thrown(() => buildRouteTable([{ file: '_middleware.ts', module: {} }])).message).toContain('_middleware.ts: exports no middleware');
     expect(thrown(() => buildRouteTable([{ file: 'a/_middleware.ts', module: { default: [] } }])).message).toContain('exports no middleware');
-    expect(thrown(() => buildRouteTable([{ file: 'a/_middleware.ts', module: { default: [() => 1, 2] } }])).message).toContain('default export[1] is not a function');
+    expect(thrown(() => buildRouteTable([{ file: 'a/_middleware.ts', module: { default: [() => 1, 2] } }])).message).toContain(
+      'default export[1] is not a function',
+    );
   });
 
   it('two files for one route are an error naming both', () => {

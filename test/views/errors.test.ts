@@ -98,7 +98,7 @@ describe('views > syntax errors name the view, line and column, and show the lin
   });
 
   test('a very long line is shown as a window around the caret', () => {
-    const err = fail('x'.repeat(5000) + '{{ ( }}' + 'y'.repeat(5000));
+    const err = fail(`${'x'.repeat(5000)}{{ ( }}${'y'.repeat(5000)}`);
     const [, src, caret] = err.message.split('\n');
     expect(src!.length).toBeLessThan(120);
     expect(src![caret!.indexOf('^')]).toBe('}');
@@ -188,7 +188,7 @@ describe('views > render errors and limits', () => {
     expect(err).toMatchObject({ kind: 'limit', line: 1 });
     expect(err.message).toMatch(/nested more than 100/);
     expect(fail('{{#if a}}'.repeat(50) + '{{/if}}'.repeat(50), {}, {}, { nesting: 10 }).kind).toBe('limit');
-    expect(createViews({ templates: { 'main.dve': '{{#if a}}'.repeat(99) + 'x' + '{{/if}}'.repeat(99) } }).renderSync('main', { a: 1 })).toBe('x');
+    expect(createViews({ templates: { 'main.dve': `${'{{#if a}}'.repeat(99)}x${'{{/if}}'.repeat(99)}` } }).renderSync('main', { a: 1 })).toBe('x');
   });
 
   test('deep nesting in expressions is a limit error, not a stack overflow', () => {
@@ -215,7 +215,12 @@ describe('views > render errors and limits', () => {
   });
 
   test('a getter that throws is a render error with the original as cause', () => {
-    const o = Object.defineProperty({}, 'x', { get() { throw new Error(secret); }, enumerable: true });
+    const o = Object.defineProperty({}, 'x', {
+      get() {
+        throw new Error(secret);
+      },
+      enumerable: true,
+    });
     const err = fail('{{ o.x }}', {}, { o });
     expect(err.kind).toBe('render');
     expect(err.message).not.toContain(secret);
@@ -246,7 +251,11 @@ describe('views > events', () => {
     expect(await views.render('a')).toBe('AB');
     await expect(views.render('bad')).rejects.toThrow();
     expect(events.map((e) => `${e.kind} ${e.metadata.view}`)).toEqual([
-      'view:compiled a.dve', 'view:compiled b.dve', 'view:rendered a.dve', 'view:rendered a.dve', 'view:error bad.dve',
+      'view:compiled a.dve',
+      'view:compiled b.dve',
+      'view:rendered a.dve',
+      'view:rendered a.dve',
+      'view:error bad.dve',
     ]);
     const err = events[4]!;
     expect(err.kind === 'view:error' && err.metadata).toMatchObject({ errorKind: 'syntax', line: 1, column: 6 });

@@ -28,11 +28,30 @@ describe('views > security', () => {
 
   test('the prototype chain is out of reach', () => {
     const attempts = [
-      '{{ constructor }}', '{{ __proto__ }}', '{{ toString }}', '{{ valueOf }}',
-      '{{ o.constructor }}', '{{ o.__proto__ }}', '{{ o.__proto__.polluted }}', '{{ o.constructor.prototype }}',
-      "{{ o['constructor']['constructor'] }}", '{{ o[k1][k2] }}', '{{ s.constructor }}', '{{ s.big }}', '{{ n.toFixed }}',
-      '{{ xs.constructor.name }}', '{{ xs.push }}', '{{ fn.call }}', '{{ fn.bind }}', '{{ o?.constructor?.name }}',
-      '{{ o.hasOwnProperty }}', '{{ o.__defineGetter__ }}', '{{ o.isPrototypeOf }}', '{{ xs[0].constructor }}', '{{ m.size }}', '{{ m.get }}',
+      '{{ constructor }}',
+      '{{ __proto__ }}',
+      '{{ toString }}',
+      '{{ valueOf }}',
+      '{{ o.constructor }}',
+      '{{ o.__proto__ }}',
+      '{{ o.__proto__.polluted }}',
+      '{{ o.constructor.prototype }}',
+      "{{ o['constructor']['constructor'] }}",
+      '{{ o[k1][k2] }}',
+      '{{ s.constructor }}',
+      '{{ s.big }}',
+      '{{ n.toFixed }}',
+      '{{ xs.constructor.name }}',
+      '{{ xs.push }}',
+      '{{ fn.call }}',
+      '{{ fn.bind }}',
+      '{{ o?.constructor?.name }}',
+      '{{ o.hasOwnProperty }}',
+      '{{ o.__defineGetter__ }}',
+      '{{ o.isPrototypeOf }}',
+      '{{ xs[0].constructor }}',
+      '{{ m.size }}',
+      '{{ m.get }}',
     ];
     const data = { o: {}, k1: 'constructor', k2: 'constructor', s: 'str', n: 1, xs: [{}], fn() {}, m: new Map([['a', 1]]) };
     for (const view of attempts) expect(render(`[${view}]`, data), view).toBe('[]');
@@ -55,13 +74,33 @@ describe('views > security', () => {
   });
 
   test('expressions have no calls, no assignment and no new', () => {
-    for (const view of ['{{ f() }}', '{{ o.m() }}', '{{ a = 1 }}', '{{ a += 1 }}', '{{ a++ }}', '{{ --a }}', '{{ new Date }}', '{{ (x) => x }}', '{{ x => 1 }}', '{{ `t` }}', '{{ /re/ }}']) {
+    for (const view of [
+      '{{ f() }}',
+      '{{ o.m() }}',
+      '{{ a = 1 }}',
+      '{{ a += 1 }}',
+      '{{ a++ }}',
+      '{{ --a }}',
+      '{{ new Date }}',
+      '{{ (x) => x }}',
+      '{{ x => 1 }}',
+      '{{ `t` }}',
+      '{{ /re/ }}',
+    ]) {
       expect(() => render(view, { f: () => 'called', o: { m: () => 'called' } }), view).toThrow(ViewError);
     }
   });
 
   test('include and layout names cannot leave the views directory', () => {
-    for (const view of ['{{> ../secret}}', '{{> /etc/passwd}}', '{{> a/../../secret}}', '{{> ..\\secret}}', '{{> "../secret"}}', '{{< ../layout}}{{/}}', '{{> C:/x}}']) {
+    for (const view of [
+      '{{> ../secret}}',
+      '{{> /etc/passwd}}',
+      '{{> a/../../secret}}',
+      '{{> ..\\secret}}',
+      '{{> "../secret"}}',
+      '{{< ../layout}}{{/}}',
+      '{{> C:/x}}',
+    ]) {
       let err: unknown;
       try {
         render(view, {}, { 'secret.dve': 'S' });
@@ -85,6 +124,12 @@ describe('views > security', () => {
 describe('views > functions in data', () => {
   test('print nothing rather than their source', async () => {
     const views = createViews({ templates: { 'f.dve': '[{{ fn }}][{{{ fn }}}]' } });
-    expect(await views.render('f', { fn: function secret() { return 'x'; } })).toBe('[][]');
+    expect(
+      await views.render('f', {
+        fn: function secret() {
+          return 'x';
+        },
+      }),
+    ).toBe('[][]');
   });
 });

@@ -6,8 +6,7 @@ const seedViews = {
   'hello.dve': 'Hello {{ name }}.',
   'include.dve': '{{> partial.dve}}',
   'partial.dve': 'Hello {{ name }}.',
-  'each-meta.dve':
-    '{{#each items as item}}({{ @index }}/{{ @length }} {{#if @first}}F{{else}}-{{/if}}{{#if @last}}L{{else}}-{{/if}}={{ item }});{{/each}}',
+  'each-meta.dve': '{{#each items as item}}({{ @index }}/{{ @length }} {{#if @first}}F{{else}}-{{/if}}{{#if @last}}L{{else}}-{{/if}}={{ item }});{{/each}}',
   'expr.dve': "Hello {{ user?.name ?? 'Guest' }}.\n{{#if user?.isAdmin ? true : false}}ADMIN{{else}}USER{{/if}}\nSum={{ 1 + 2 * 3 }}",
   'fortunes.dve':
     '<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>' +

@@ -2,7 +2,7 @@
 // the pool runs tasks inline in the same isolate, or answers 503 by option.
 // examples/workers bundled and served by workerd, and by `deno serve`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type Running } from '../conformance/servers.ts';
+import { type Running, start } from '../conformance/servers.ts';
 
 const CPU_VALUE = 7453447.913900535;
 
@@ -28,7 +28,7 @@ describe('worker pool on workerd (no threads)', () => {
 
   it('structured-clones payloads inline too', async () => {
     const body = { a: [1, { b: 'c' }] };
-    const res = await fetch(url + '/echo', { method: 'POST', body: JSON.stringify(body) });
+    const res = await fetch(`${url}/echo`, { method: 'POST', body: JSON.stringify(body) });
     expect(await res.json()).toEqual(body);
   });
 
@@ -53,7 +53,7 @@ describe('worker pool on workerd (no threads)', () => {
   });
 
   it('async listener work outlives the response through waitUntil', async () => {
-    await (await get('/users-none-' + Date.now())).arrayBuffer();
+    await (await get(`/users-none-${Date.now()}`)).arrayBuffer();
     await new Promise((r) => setTimeout(r, 150));
     const late = (await (await get('/late')).json()) as string[];
     // The listener waits 20 ms after each response before recording its path.
@@ -77,9 +77,9 @@ describe('worker pool on deno serve (Deno Deploy: no threads)', () => {
   });
 
   it('runs the task inline', async () => {
-    const res = await fetch(server.url + '/cpu');
+    const res = await fetch(`${server.url}/cpu`);
     expect(await res.json()).toEqual({ value: CPU_VALUE });
-    expect(await (await fetch(server.url + '/stats')).json()).toMatchObject({ mode: 'inline' });
+    expect(await (await fetch(`${server.url}/stats`)).json()).toMatchObject({ mode: 'inline' });
   });
 
   it('emits server:listening through the onListen deno serve calls', async () => {
@@ -88,10 +88,10 @@ describe('worker pool on deno serve (Deno Deploy: no threads)', () => {
   });
 
   it('an unhandled rejection reaches app.on as process:error, and the server keeps serving', async () => {
-    await (await fetch(server.url + '/unhandled')).arrayBuffer();
+    await (await fetch(`${server.url}/unhandled`)).arrayBuffer();
     const found = await waitForEvent(server.url, (e) => e.kind === 'process:error');
     expect(found.metadata).toMatchObject({ runtime: 'deno-deploy', source: 'unhandledRejection', error: { message: 'a stray rejection' } });
-    expect((await fetch(server.url + '/')).status).toBe(200);
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 });
 
@@ -100,7 +100,7 @@ type Recorded = { kind: string; metadata: Record<string, unknown> };
 /** Polls the app's recorded events until one matches (a rejection is reported a tick after the response). */
 async function waitForEvent(url: string, match: (e: Recorded) => boolean): Promise<Recorded> {
   for (let i = 0; i < 50; i++) {
-    const events = (await (await fetch(url + '/events')).json()) as Recorded[];
+    const events = (await (await fetch(`${url}/events`)).json()) as Recorded[];
     const found = events.find(match);
     if (found) return found;
     await new Promise((r) => setTimeout(r, 50));

@@ -4,7 +4,7 @@
 // faults on real threads in Node, Deno and Bun.
 import { describe, expect, it } from 'vitest';
 import { App, HttpError, type RoveEvent } from '../../src/index.ts';
-import { createWorkerPool, type WorkerSpawner, type WorkerPoolOptions } from '../../src/workers/index.ts';
+import { createWorkerPool, type WorkerPoolOptions, type WorkerSpawner } from '../../src/workers/index.ts';
 import type { RunMessage } from '../../src/workers/protocol.ts';
 import { serveTasks } from '../../src/workers/protocol.ts';
 

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
-import { start, type Running } from '../conformance/servers.ts';
+import { type Running, start } from '../conformance/servers.ts';
 
 type Recorded = { kind: string; timestamp: number; metadata: Record<string, any> };
 
@@ -58,7 +58,7 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
 
   it('payloads and results are structured-cloned', async () => {
     const body = { nested: { list: [1, 'two', null], flag: true } };
-    const res = await fetch(url + '/echo', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${url}/echo`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     expect(await res.json()).toEqual(body);
   });
 
@@ -125,7 +125,7 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
   });
 
   it('request:complete carries the route, status, agent and client address the adapter knows', async () => {
-    const res = await fetch(url + '/cpu?n=10', { headers: { 'user-agent': 'rove-test' } });
+    const res = await fetch(`${url}/cpu?n=10`, { headers: { 'user-agent': 'rove-test' } });
     await res.arrayBuffer();
     const all = await events();
     const mine = all.filter((e) => e.kind === 'request:complete' && e.metadata.userAgent === 'rove-test').at(-1)!;
@@ -140,7 +140,11 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
     await new Promise((r) => setTimeout(r, 100));
     const after = await newEvents(from);
     expect(after.map((e) => e.kind)).toContain('process:error');
-    expect(after.find((e) => e.kind === 'process:error')!.metadata).toMatchObject({ runtime, source: 'unhandledRejection', error: { message: 'a stray rejection' } });
+    expect(after.find((e) => e.kind === 'process:error')!.metadata).toMatchObject({
+      runtime,
+      source: 'unhandledRejection',
+      error: { message: 'a stray rejection' },
+    });
     expect((await get('/')).status).toBe(200);
   });
 });

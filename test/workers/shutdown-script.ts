@@ -3,8 +3,8 @@
 // what happened as one JSON line. The process must then end by itself: a
 // thread left alive would keep it running.
 import type { ServeHandle, ServeOptions } from '../../adapters/serve-options.ts';
-import type { WorkerSpawner } from '../../src/workers/index.ts';
 import { makeApp } from '../../examples/workers/app.ts';
+import type { WorkerSpawner } from '../../src/workers/index.ts';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown };
 const runtime = g.Deno ? 'deno' : g.Bun ? 'bun' : 'node';
@@ -72,5 +72,15 @@ const afterClose = await pool.run(1, { task: 'cpu' }).then(
 
 console.log(
   'RESULT ' +
-    JSON.stringify({ runtime, cpu, before, after: pool.stats, terminated, exited, busyOutcome, afterClose, kinds: kinds.filter((k) => !k.startsWith('request:')) }),
+    JSON.stringify({
+      runtime,
+      cpu,
+      before,
+      after: pool.stats,
+      terminated,
+      exited,
+      busyOutcome,
+      afterClose,
+      kinds: kinds.filter((k) => !k.startsWith('request:')),
+    }),
 );

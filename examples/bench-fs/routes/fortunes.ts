@@ -1,6 +1,6 @@
-import type { Context } from '../../../src/index.ts'
-import { fortunesForRequest } from '../../../bench/shared/fixtures.ts'
+import { fortunesForRequest } from '../../../bench/shared/fixtures.ts';
+import type { Context } from '../../../src/index.ts';
 
 export function GET(c: Context) {
-  return c.render('fortunes', { fortunes: fortunesForRequest() })
+  return c.render('fortunes', { fortunes: fortunesForRequest() });
 }

@@ -1,6 +1,6 @@
-import type { Context } from '../../../src/index.ts'
-import { nestedUser } from '../../../bench/shared/fixtures.ts'
+import { nestedUser } from '../../../bench/shared/fixtures.ts';
+import type { Context } from '../../../src/index.ts';
 
 export function GET(c: Context) {
-  return c.json(nestedUser())
+  return c.json(nestedUser());
 }

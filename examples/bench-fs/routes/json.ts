@@ -1,5 +1,5 @@
-import type { Context } from '../../../src/index.ts'
+import type { Context } from '../../../src/index.ts';
 
 export async function POST(c: Context) {
-  return c.json(await c.req.json())
+  return c.json(await c.req.json());
 }

@@ -1,6 +1,6 @@
-import type { Context } from '../../../src/index.ts'
-import { cpuWork } from '../../../bench/shared/fixtures.ts'
+import { cpuWork } from '../../../bench/shared/fixtures.ts';
+import type { Context } from '../../../src/index.ts';
 
 export function GET(c: Context) {
-  return c.json({ hello: 'cpu', value: cpuWork() })
+  return c.json({ hello: 'cpu', value: cpuWork() });
 }

@@ -1,5 +1,5 @@
-import type { Context } from '../../../src/index.ts'
+import type { Context } from '../../../src/index.ts';
 
 export function GET(c: Context) {
-  return c.render('expr', { user: { name: 'Nea', isAdmin: true } })
+  return c.render('expr', { user: { name: 'Nea', isAdmin: true } });
 }

@@ -1,5 +1,5 @@
-import type { Context } from '../../../src/index.ts'
+import type { Context } from '../../../src/index.ts';
 
 export function GET(c: Context) {
-  return c.render('include', { name: 'Nea' })
+  return c.render('include', { name: 'Nea' });
 }

@@ -1,5 +1,5 @@
 // The probe app: one route per defect of issue 11, so hostile.test.ts can reproduce each over real HTTP.
-import { App, HttpError, Router, validate, type Handler } from 'rove';
+import { App, type Handler, HttpError, Router, validate } from 'rove';
 import { z } from 'zod';
 
 /** What a server of the probe is started with; each entry reads it from its environment. */

@@ -1,6 +1,7 @@
 // Workers: the probe's options arrive as bindings with the first request, so the app is made then.
-import { toWorker } from 'rove/cloudflare';
+
 import type { ExecutionContext } from 'rove';
+import { toWorker } from 'rove/cloudflare';
 import { makeApp, probeOptions } from './app.ts';
 
 type Bindings = Record<string, string | undefined>;

@@ -1,37 +1,38 @@
 // /chain: the five middleware layers of the bench app, in order, before routes/chain/index.ts.
-import type { Context, Next } from '../../../../src/index.ts'
-import { POWERED_BY } from '../../../../bench/shared/fixtures.ts'
-import { RateLimiter, RingLog, decodeJwtPayload, requestId } from '../../../../bench/shared/chain.ts'
 
-export type ChainEnv = { Variables: { requestId: string; claims: Record<string, unknown> } }
-type C = Context<ChainEnv>
+import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../../../../bench/shared/chain.ts';
+import { POWERED_BY } from '../../../../bench/shared/fixtures.ts';
+import type { Context, Next } from '../../../../src/index.ts';
 
-const log = new RingLog()
-const limiter = new RateLimiter()
+export type ChainEnv = { Variables: { requestId: string; claims: Record<string, unknown> } };
+type C = Context<ChainEnv>;
+
+const log = new RingLog();
+const limiter = new RateLimiter();
 
 export default [
   async (c: C, next: Next) => {
-    const id = requestId(c.req.header('x-request-id'))
-    c.set('requestId', id)
-    c.header('x-request-id', id)
-    await next()
+    const id = requestId(c.req.header('x-request-id'));
+    c.set('requestId', id);
+    c.header('x-request-id', id);
+    await next();
   },
   async (c: C, next: Next) => {
-    log.push({ t: Date.now(), method: c.req.method, path: c.path, id: c.get('requestId') })
-    await next()
+    log.push({ t: Date.now(), method: c.req.method, path: c.path, id: c.get('requestId') });
+    await next();
   },
   async (c: C, next: Next) => {
-    const claims = decodeJwtPayload(c.req.header('authorization'))
-    if (!claims) return c.json({ title: 'Unauthorized', status: 401 }, 401)
-    c.set('claims', claims)
-    await next()
+    const claims = decodeJwtPayload(c.req.header('authorization'));
+    if (!claims) return c.json({ title: 'Unauthorized', status: 401 }, 401);
+    c.set('claims', claims);
+    await next();
   },
   async (c: C, next: Next) => {
-    if (!limiter.allow(String(c.get('claims').sub), Date.now())) return c.json({ title: 'Too Many Requests', status: 429 }, 429)
-    await next()
+    if (!limiter.allow(String(c.get('claims').sub), Date.now())) return c.json({ title: 'Too Many Requests', status: 429 }, 429);
+    await next();
   },
   async (c: C, next: Next) => {
-    c.header('x-powered-by', POWERED_BY)
-    await next()
+    c.header('x-powered-by', POWERED_BY);
+    await next();
   },
-]
+];

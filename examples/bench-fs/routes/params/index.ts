@@ -1,6 +1,6 @@
-import type { Context } from '../../../../src/index.ts'
-import type { Params } from '../../../../bench/shared/schema.ts'
+import type { Params } from '../../../../bench/shared/schema.ts';
+import type { Context } from '../../../../src/index.ts';
 
 export function POST(c: Context<any, { json: Params }>) {
-  return c.json(c.valid('json'))
+  return c.json(c.valid('json'));
 }
