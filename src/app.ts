@@ -11,8 +11,8 @@ import { ANY, EMPTY_PARAMS, Router } from './router.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
-import { normalizePath } from './path.ts';
-import type { Segment } from './pattern.ts';
+import { decodeSegments, normalizePath, otherSlash } from './path.ts';
+import { joinPath, type Segment } from './pattern.ts';
 import { guarded, parseScope, relate, type SegmentTest, segmentTest, startsWith } from './scope.ts';
 import { VIEW_EVENT_KINDS, type ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -417,27 +417,4 @@ export class App<E extends Env = Env> {
     if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.#fail(error, c, onError)) as Promise<Response>;
     return this.#fail(error, c, onError);
   }
-}
-
-/** A path's segments, percent-decoded; null when an escape is malformed. */
-function decodeSegments(path: string): string[] | null {
-  const parts = path.slice(1).split('/');
-  if (path.indexOf('%') === -1) return parts;
-  try {
-    return parts.map((p) => (p.indexOf('%') === -1 ? p : decodeURIComponent(p)));
-  } catch {
-    return null;
-  }
-}
-
-function joinPath(prefix: string, path: string): string {
-  const p = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
-  if (path === '/' || path === '') return p === '' ? '/' : p;
-  if (path === '*') return `${p}/*`;
-  return p + (path.startsWith('/') ? path : `/${path}`);
-}
-
-function otherSlash(path: string): string | null {
-  if (path === '/') return null;
-  return path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
 }

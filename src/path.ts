@@ -44,3 +44,20 @@ function resolveDots(path: string): string {
   }
   return `/${out.join('/')}`;
 }
+
+/** A path's segments, percent-decoded; null when an escape is malformed. */
+export function decodeSegments(path: string): string[] | null {
+  const parts = path.slice(1).split('/');
+  if (path.indexOf('%') === -1) return parts;
+  try {
+    return parts.map((p) => (p.indexOf('%') === -1 ? p : decodeURIComponent(p)));
+  } catch {
+    return null;
+  }
+}
+
+/** The same path with its trailing slash added or removed (none for `/`). */
+export function otherSlash(path: string): string | null {
+  if (path === '/') return null;
+  return path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+}

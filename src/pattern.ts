@@ -108,3 +108,11 @@ export function routeVariants(segments: Segment[]): Segment[][] {
   }
   return out;
 }
+
+/** A mounted app's route or scope under its mount prefix. */
+export function joinPath(prefix: string, path: string): string {
+  const p = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  if (path === '/' || path === '') return p === '' ? '/' : p;
+  if (path === '*') return `${p}/*`;
+  return p + (path.startsWith('/') ? path : `/${path}`);
+}
