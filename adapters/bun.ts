@@ -4,6 +4,9 @@ import { checkHeaders } from '../src/response.ts';
 import { watchProcessErrors } from './global-errors.ts';
 import { checkBunRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
+
+export type { ServeHandle, ServeOptions } from './serve-options.ts';
+
 import { startServer } from './server.ts';
 import { webWorkers } from './workers/web.ts';
 

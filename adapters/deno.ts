@@ -4,6 +4,9 @@ import { checkHeaders } from '../src/response.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
+
+export type { ServeHandle, ServeOptions } from './serve-options.ts';
+
 import { type Address, startServer } from './server.ts';
 import { webWorkers } from './workers/web.ts';
 

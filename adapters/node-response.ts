@@ -166,7 +166,8 @@ export function respond(body: Payload, status: number, headers: HeaderRecord): R
  * check(new Response('x', { headers: { 'x-a': 'a\u0001b' } })); // throws TypeError
  */
 export function check(res: Response): void {
-  if (res instanceof NodeResponse && !res.touched) return; // checked when built
+  // A helper's light response is checked when built, and again only if its headers were touched since.
+  if (res instanceof NodeResponse && !res.touched) return;
   checkHeaders(res);
 }
 

@@ -7,6 +7,9 @@ import { NodeRequest, targetAuthority } from './node-request.ts';
 import { check, headerObject, NodeResponse, respond } from './node-response.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from './serve-options.ts';
+
+export type { ServeHandle, ServeOptions } from './serve-options.ts';
+
 import { type ServerDriver, startServer } from './server.ts';
 import { nodeWorkers } from './workers/node.ts';
 

@@ -36,7 +36,7 @@ function refuse(detail: string): Response {
 /**
  * Deno (and `deno serve`): the 400 answer for a request the app must not see,
  * or undefined. Deno builds `request.url` from the Host as sent, so the Host
- * must be read: the first `headers` access costs about 1 µs per request there.
+ * must be read, though the first `headers` access builds them all (cost in docs/design-notes.md).
  *
  * @example
  * Deno.serve((request, info) => checkDenoRequest(request) ?? app.handle(request, env, ctx, info));
@@ -54,7 +54,7 @@ export function checkDenoRequest(request: Request): Response | undefined {
  * Bun makes `request.url` relative (`/path`) exactly when the Host is missing
  * or is not a valid URL host (every Host `invalidHost` refuses, and `" < ^ { | \``),
  * so the URL's first character tells, without building the request's Headers
- * (which costs over 1 µs per request). Bun answers `OPTIONS *` 400 itself.
+ * (a cost docs/design-notes.md gives). Bun answers `OPTIONS *` 400 itself.
  */
 export function checkBunRequest(request: Request): Response | undefined {
   if (request.url.charCodeAt(0) !== 0x2f) return undefined;

@@ -7,7 +7,7 @@
  * wrangler/esbuild and Deno Deploy bundle them. The edge entry then does
  *
  *   import manifest from './routes.gen.ts';
- *   app.routes(manifest);
+ *   fileRoutes(app, manifest);
  *
  * A bad file name or two files for one route fail the build.
  */

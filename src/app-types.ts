@@ -38,7 +38,11 @@ export interface ServerBinding {
   /** Builds the responses context helpers return; must give something that is `instanceof Response`. */
   respond?: ResponseFactory;
   /** Throws when the runtime could not send `res`; called inside the app's error boundary. */
-  check?(res: Response): void;
+  /**
+   * `built`: a helper built `res` from checked headers and no middleware has read `c.res` since;
+   * a binding whose check costs something may trust it then.
+   */
+  check?(res: Response, built: boolean): void;
 }
 
 /**

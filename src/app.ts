@@ -59,6 +59,8 @@ export class App<E extends Env = Env> {
   /** The event bus (`app.on` listens on it); adapters and the worker pool emit to it. */
   readonly events = new EventBus();
   #routes: RouteDef[] = [];
+  /** This app's own routes, to refuse a bad or repeated one when it is registered. */
+  #registered = new Router<null>();
   #middleware: { prefix: string; fn: Handler }[] = [];
   #mounts: Mount[] = [];
   #errorHandler: ErrorHandler<E> | undefined;
@@ -68,7 +70,7 @@ export class App<E extends Env = Env> {
   #unmatchedChains = new Map<string, Chain>();
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
-  #check: ((res: Response) => void) | undefined;
+  #check: ServerBinding['check'];
   #runtime: string | undefined;
   #reported = false;
 
@@ -270,10 +272,9 @@ export class App<E extends Env = Env> {
     const res = (value ?? internals.res(c)) as Response | undefined;
     if (res === undefined) throw new Error('The handler returned no response');
     if (!(res instanceof Response)) throw new TypeError('A handler must return a Response (c.json, c.text, c.html, c.body or new Response)');
-    // A helper's response was built from checked headers: check it again only if middleware could have changed it.
-    if (res === internals.made(c) && !internals.resShared(c)) return res;
-    this.#check?.(res);
-    if (res === internals.made(c)) return res;
+    const made = res === internals.made(c);
+    this.#check?.(res, made && !internals.resShared(c));
+    if (made) return res;
     const pending = internals.pendingHeaders(c);
     return pending === null ? res : withHeaders(res, pending);
   }
@@ -295,6 +296,8 @@ export class App<E extends Env = Env> {
 
   #add(method: string, path: string, handlers: Handler[]): this {
     if (handlers.length === 0) throw new Error(`No handler for ${method} ${path}`);
+    // A bad pattern or a route this app already has throws here, not at the first request.
+    this.#registered.add(method, path, null);
     this.#routes.push({ method, path, handlers });
     this.#changed();
     return this;

@@ -44,7 +44,8 @@ function forwardedFor(headers: Headers): string[] {
   const forwarded = headers.get('forwarded');
   const out: string[] = [];
   if (forwarded !== null) {
-    for (const element of forwarded.split(',', MAX_FORWARDED)) {
+    // The rightmost entries: those the trusted proxies wrote (a client writes the left).
+    for (const element of forwarded.split(',').slice(-MAX_FORWARDED)) {
       const pair = element.split(';').find((p) => p.trim().toLowerCase().startsWith('for='));
       out.push(pair === undefined ? '' : stripPort(pair.trim().slice(4).replace(/^"|"$/g, '')));
     }
@@ -52,7 +53,7 @@ function forwardedFor(headers: Headers): string[] {
   }
   const xff = headers.get('x-forwarded-for');
   if (xff === null) return out;
-  for (const entry of xff.split(',', MAX_FORWARDED)) out.push(stripPort(entry.trim()));
+  for (const entry of xff.split(',').slice(-MAX_FORWARDED)) out.push(stripPort(entry.trim()));
   return out;
 }
 

@@ -226,7 +226,7 @@ export class Context<E extends Env = Env, I = {}> {
 
   /** A JSON response (`application/json`); always a real `Response`. */
   json(data: unknown, status?: StatusCode, headers?: Record<string, string>): Response {
-    // The native Response.json skips a headers object (2× faster on Deno).
+    // The native Response.json skips a headers object (docs/design-notes.md has the figures).
     const code = status ?? this.#status;
     if (this.#config.respond === undefined && this.#headers === null && headers === undefined) {
       if (typeof data === 'object' && data !== null && jsonIsStandard())
@@ -238,7 +238,7 @@ export class Context<E extends Env = Env, I = {}> {
   }
 
   text(text: string, status?: StatusCode, headers?: Record<string, string>): Response {
-    // A bare string body gets the spec's text/plain content type: no headers object to build (4× faster).
+    // A bare string body gets the spec's text/plain content type: no headers object to build.
     if (this.#config.respond === undefined && this.#headers === null && headers === undefined && (textIsTyped() || this.#raw.method !== 'HEAD')) {
       const code = status ?? this.#status;
       return (this.#made = code === 200 ? new Response(text) : new Response(text, { status: code }));

@@ -145,8 +145,8 @@ export class RoveRequest {
 
   /**
    * Whether the runtime's own body readers may be used: a declared length within
-   * the limit is enforced by HTTP framing, and they are much faster than pulling
-   * a stream here (Deno decodes text natively).
+   * the limit is enforced by HTTP framing, and they cost less than pulling
+   * a stream here (figures in docs/design-notes.md).
    */
   #native(limit: number): boolean {
     const raw = this.#raw;
@@ -170,9 +170,8 @@ export class RoveRequest {
 
   /**
    * The parsed JSON body; invalid JSON answers 400. As the first read of the
-   * body it uses the runtime's JSON reader (Deno's is 20% faster per request
-   * than text and JSON.parse); text() and bytes() after it give the value
-   * serialised again.
+   * body it uses the runtime's JSON reader (cheaper than text and JSON.parse, see
+   * docs/design-notes.md); text() and bytes() after it give the value serialised again.
    */
   json<T = unknown>(): Promise<T> {
     if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.limit())) {

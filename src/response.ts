@@ -29,9 +29,10 @@ export function withHeaders(res: Response, extra: HeaderRecord): Response {
 function apply(target: Headers, extra: HeaderRecord): void {
   for (const k in extra) {
     const v = extra[k];
-    if (typeof v === 'string') {
+    // Cookies add up; any other header the response set itself wins.
+    if (typeof v === 'string' && k !== 'set-cookie') {
       if (!target.has(k)) target.set(k, v);
-    } else for (const one of v) target.append(k, one);
+    } else for (const one of typeof v === 'string' ? [v] : v) target.append(k, one);
   }
 }
 
@@ -48,7 +49,10 @@ export function checkHeader(name: string, value: string): void {
   if (!SENDABLE.test(value)) throw new TypeError(`Invalid value for header ${name}: control characters are not allowed`);
 }
 
-/** `checkHeader` over a whole Response: a binding's `check` for runtimes that fail on such headers. */
-export function checkHeaders(res: Response): void {
-  res.headers.forEach((value, name) => checkHeader(name, value));
+/**
+ * `checkHeader` over a whole Response: a binding's `check` for runtimes that fail on such headers.
+ * A response a helper built from checked headers (`built`) is trusted, to keep the check off the fast path.
+ */
+export function checkHeaders(res: Response, built = false): void {
+  if (!built) res.headers.forEach((value, name) => checkHeader(name, value));
 }

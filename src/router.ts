@@ -156,8 +156,8 @@ export class Router<T> {
     const entry = this.walk(this.root, path, 1, method, values, path.indexOf('%') !== -1);
     if (entry === undefined) return null;
     if (entry.names.length === 0) return { value: entry.value, params: EMPTY_PARAMS };
-    // Checked here, over the names array, not by the caller looping over params: on Deno 2.9
-    // such a for-in loop, compiled while only static routes ran, put Maglev in a deopt loop.
+    // Checked here, over the names array, not by the caller looping over params: such a loop
+    // put V8 in a deopt loop once (docs/design-notes.md; `npm run bench:deopts` guards it).
     const params: Params = {};
     let malformed = false;
     let tooLong: string | undefined;

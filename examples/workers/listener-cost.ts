@@ -37,6 +37,6 @@ for (let r = 0; r < ROUNDS; r++) for (const v of ['off', 'on'] as const) await r
 const g = globalThis as { Deno?: unknown; Bun?: unknown };
 const runtime = g.Deno ? 'deno' : g.Bun ? 'bun' : 'node';
 console.log(
-  // Compare the difference with a served request's whole CPU cost (15-35 µs here), not with this bare path.
+  // Compare the difference with a served request's whole CPU cost (the bench reports it), not with this bare path.
   `${runtime}: off ${best.off.toFixed(0)} ns/request, on ${best.on.toFixed(0)} ns/request: one empty listener adds ${(best.on - best.off).toFixed(0)} ns per request`,
 );

@@ -70,3 +70,11 @@ describe('c.req.ip', () => {
     expect(addressMatcher(['192.168.1.0/24'])('192.168.2.1')).toBe(false);
   });
 });
+
+describe('c.req.ip against a long forwarding chain', () => {
+  it('reads the rightmost entries, which trusted proxies wrote, however many a client prepends', async () => {
+    const forged = Array.from({ length: 200 }, (_, i) => `6.6.6.${i % 250}`).join(', ');
+    expect(await ip(1, '10.0.0.9', { 'x-forwarded-for': `${forged}, 198.51.100.1` })).toBe('198.51.100.1');
+    expect(await ip(1, '10.0.0.9', { forwarded: `${forged.replaceAll('6.6', 'for=6.6')}, for=198.51.100.2` })).toBe('198.51.100.2');
+  });
+});

@@ -101,3 +101,14 @@ describe('headers every runtime can send', () => {
     expect((await app.fetch(new Request('http://localhost/set?v=tab%09and%C3%A9'))).status).toBe(200);
   });
 });
+
+describe('pending headers on a response the handler built', () => {
+  it('a single cookie set through c.setCookie is added to a Set-Cookie the response already has', async () => {
+    const app = new App().get('/', (c) => {
+      c.setCookie('a', '1');
+      return new Response('x', { headers: { 'set-cookie': 'b=2' } });
+    });
+    const res = await app.fetch(new Request('http://localhost/'));
+    expect(res.headers.getSetCookie()).toEqual(['b=2', 'a=1; Path=/']);
+  });
+});

@@ -247,3 +247,14 @@ describe('router, against peers’ suites', () => {
     expect(await res.json()).toEqual({ value: null });
   });
 });
+
+describe('registration', () => {
+  it('a bad or repeated route throws when it is registered, not at the first request', async () => {
+    const { App } = await import('../../src/index.ts');
+    const app = new App().get('/a/:id', (c) => c.text('a'));
+    expect(() => app.get('/a/:other', (c) => c.text('b'))).toThrow(/registered twice/);
+    expect(() => app.get('/b/:id/:id', (c) => c.text('b'))).toThrow(/named twice/);
+    expect(() => app.get('/c//d', (c) => c.text('c'))).toThrow(RouteError);
+    expect((await app.fetch(new Request('http://localhost/a/1'))).status).toBe(200);
+  });
+});
