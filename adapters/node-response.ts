@@ -4,10 +4,9 @@
 // header record, so the adapter writes it with one writeHead + end. The real
 // Response is built the first time anything beyond status/ok/headers is used.
 import type { ServerResponse } from 'node:http';
-import { checkHeaders } from '../src/response.ts';
+import { checkHeaders, type HeaderRecord } from '../src/response.ts';
 
-/** Response headers as a plain object; names lower-case, several Set-Cookie values as an array. */
-export type HeaderRecord = Record<string, string | string[]>;
+export type { HeaderRecord } from '../src/response.ts';
 type Payload = string | Uint8Array | null;
 
 const TEXT_DEFAULT = 'text/plain;charset=UTF-8';
