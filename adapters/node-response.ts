@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { checkHeaders, type HeaderRecord } from '../src/response.ts';
 
 export type { HeaderRecord } from '../src/response.ts';
+
 type Payload = string | Uint8Array | null;
 
 const TEXT_DEFAULT = 'text/plain;charset=UTF-8';
