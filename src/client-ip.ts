@@ -83,7 +83,8 @@ function parseIpv4(text: string): number[] | null {
   if (parts.length !== 4) return null;
   const out: number[] = [];
   for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return null;
+    // No leading zeros: some parsers read them as octal.
+    if (!/^(?:0|[1-9]\d{0,2})$/.test(p) || Number(p) > 255) return null;
     out.push(Number(p));
   }
   return out;

@@ -78,3 +78,32 @@ describe('c.req.ip against a long forwarding chain', () => {
     expect(await ip(1, '10.0.0.9', { forwarded: `${forged.replaceAll('6.6', 'for=6.6')}, for=198.51.100.2` })).toBe('198.51.100.2');
   });
 });
+
+describe('parseIp (property)', () => {
+  it('accepts exactly what node:net calls an IP address, on random and near-miss strings', async () => {
+    const { isIP } = await import('node:net');
+    const fc = (await import('fast-check')).default;
+    const v4 = fc.tuple(fc.nat(300), fc.nat(300), fc.nat(300), fc.nat(300)).map((p) => p.join('.'));
+    const v6 = fc
+      .array(fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength: 5 }), fc.constant('')), { minLength: 1, maxLength: 9 })
+      .map((g) => g.join(':'));
+    const noise = fc.string({ unit: fc.constantFrom('0', '1', 'f', 'g', ':', '.', '2', '5', '%', ' '), maxLength: 20 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          v4,
+          v6,
+          noise,
+          fc.tuple(v6, v4).map(([a, b]) => `${a}:${b}`),
+          v4.map((a) => `0${a}`),
+        ),
+        (text) => {
+          // node:net also accepts zone ids (fe80::1%eth0), which a forwarded header never carries here.
+          fc.pre(!text.includes('%'));
+          expect(parseIp(text) !== null, text).toBe(isIP(text) !== 0);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});
