@@ -1,7 +1,7 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { checkHeaders } from '../src/response.ts';
-import { watchProcessErrors } from './global-errors.ts';
+import { processHooks } from './global-errors.ts';
 import { checkBunRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
@@ -76,15 +76,6 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     cut: async () => {
       await server?.stop(true);
     },
-    onSignal(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
-      return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      };
-    },
-    exit: (code) => process.exit(code),
-    watchErrors: (target) => watchProcessErrors(target, 'bun', process),
+    ...processHooks('bun', process),
   });
 }

@@ -1,9 +1,12 @@
 import type { App } from '../src/app.ts';
 
+import type { ServerDriver } from './server.ts';
+
 /** The part of Node's and Bun's `process` this needs. */
 interface ProcessEvents {
   on(event: string, listener: (error: unknown) => void): unknown;
   off(event: string, listener: (error: unknown) => void): unknown;
+  exit(code?: number): unknown;
 }
 
 interface ErrorScope {
@@ -50,5 +53,23 @@ export function watchProcessErrors(app: App<any>, runtime: string, proc: Process
   return () => {
     proc.off('unhandledRejection', onRejection);
     proc.off('uncaughtExceptionMonitor', onException);
+  };
+}
+
+/** The lifecycle parts Node and Bun share through `process`: signals, exit and the error watcher. */
+export function processHooks(runtime: string, proc: ProcessEvents): Pick<ServerDriver, 'onSignal' | 'exit' | 'watchErrors'> {
+  return {
+    onSignal(handler) {
+      proc.on('SIGINT', handler);
+      proc.on('SIGTERM', handler);
+      return () => {
+        proc.off('SIGINT', handler);
+        proc.off('SIGTERM', handler);
+      };
+    },
+    exit: (code) => {
+      proc.exit(code);
+    },
+    watchErrors: (target) => watchProcessErrors(target, runtime, proc),
   };
 }

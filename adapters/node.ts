@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
-import { watchProcessErrors } from './global-errors.ts';
+import { processHooks } from './global-errors.ts';
 import { NodeRequest, targetAuthority } from './node-request.ts';
 import { check, headerObject, NodeResponse, respond } from './node-response.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
@@ -201,16 +201,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
         sweep = setInterval(() => server.closeIdleConnections(), 50);
       }),
     cut: () => server.closeAllConnections(),
-    onSignal(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
-      return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      };
-    },
-    exit: (code) => process.exit(code),
-    watchErrors: (target) => watchProcessErrors(target, 'node', process),
+    ...processHooks('node', process),
   };
   return Object.assign(startServer(app, options, pending, driver), { server });
 }
