@@ -27,10 +27,7 @@ export function createBenchFsApp(options: BenchFsAppOptions) {
     : undefined;
   const app = new App({ views: options.views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0]);
   if (options.listener) {
-    // Feature-detected so that the scenario lights up when app.on lands (same as examples/bench/app.ts).
-    const on = (app as unknown as { on?: (listener: (event: unknown) => void) => void }).on;
-    if (typeof on === 'function') on.call(app, () => {});
-    else app.use((c) => c.json({ title: 'Not Implemented', status: 501, detail: 'events (app.on) is not available in this Rove build yet' }, 501));
+    app.on(() => {}); // one empty listener: the cost of observability
   }
   return app;
 }
