@@ -4,7 +4,7 @@
 // header record, so the adapter writes it with one writeHead + end. The real
 // Response is built the first time anything beyond status/ok/headers is used.
 import type { ServerResponse } from 'node:http';
-import { checkHeaders, type HeaderRecord } from '../src/response.ts';
+import { checkHeaders, type HeaderRecord, toHeadersInit } from '../src/response.ts';
 
 export type { HeaderRecord } from '../src/response.ts';
 
@@ -70,14 +70,14 @@ export class NodeResponse {
   /** A live `Headers`: changes made to it are what the adapter writes. */
   get headers(): Headers {
     if (this.#real !== undefined) return this.#real.headers;
-    return (this.#headers ??= new Headers(headersInit(this.#record)));
+    return (this.#headers ??= new Headers(toHeadersInit(this.#record)));
   }
 
   /** The real Response, built once; from then on it answers everything. */
   toResponse(): Response {
     return (this.#real ??= new Response(this.#payload as BodyInit | null, {
       status: this.status,
-      headers: this.#headers ?? headersInit(this.#record),
+      headers: this.#headers ?? toHeadersInit(this.#record),
     }));
   }
 
@@ -208,22 +208,6 @@ function checkValue(value: string): string {
   if (FETCH_REFUSES.test(trimmed)) throw new TypeError(`Headers.append: "${trimmed}" is an invalid header value.`);
   if (NODE_REFUSES.test(trimmed)) throw new TypeError(`Invalid character in a header value: node:http cannot send it`);
   return trimmed;
-}
-
-/** A record as HeadersInit: pairs when a name has several values. */
-export function headersInit(record: HeaderRecord): HeadersInit {
-  for (const k in record) {
-    if (typeof record[k] !== 'string') {
-      const pairs: [string, string][] = [];
-      for (const name in record) {
-        const v = record[name];
-        if (typeof v === 'string') pairs.push([name, v]);
-        else for (const one of v) pairs.push([name, one]);
-      }
-      return pairs;
-    }
-  }
-  return record as Record<string, string>;
 }
 
 /** Headers as node:http's writeHead takes them, Set-Cookie values kept apart. */

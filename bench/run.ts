@@ -1,5 +1,5 @@
 // npm run bench -- [flags]: runs the load tests and writes the reports.
-// See USAGE in lib/config.ts and ../shared/BENCH.md for what is measured.
+// See USAGE in lib/config.ts and docs/benchmarks/results.md for what is measured.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { type BundleSizes, measureBundleSizes } from './lib/bundle-size.ts';
