@@ -90,6 +90,7 @@ export class App<E extends Env = Env> {
       bodyLimit: this.settings.bodyLimit,
       views: this.settings.views,
       dev: this.settings.dev,
+      events: this.events,
       workers: options.workers,
       clientIp: (request, info) => clientIp(address?.(request, info), request),
     };

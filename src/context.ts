@@ -1,5 +1,6 @@
 import { type CookieOptions, serializeCookie } from './cookies.ts';
 import { HttpError } from './errors.ts';
+import type { EventKind, EventMap } from './event-map.ts';
 import { type RequestLike, RoveRequest } from './request.ts';
 import { checkHeader, type HeaderRecord, toHeadersInit } from './response.ts';
 import type { Params } from './router.ts';
@@ -25,6 +26,8 @@ export interface ContextConfig {
   bodyLimit: number;
   views: ViewRenderer | undefined;
   dev: boolean;
+  /** The app's event bus, as far as a context needs it. */
+  events: { has(kind: EventKind): boolean; emit<K extends EventKind>(kind: K, metadata: EventMap[K], ctx?: ExecutionContext): void };
   workers?: WorkerRunner;
   respond?: ResponseFactory;
   /** The client address of a request: the adapter's socket address, then the app's trustProxy rule. */
@@ -183,6 +186,20 @@ export class Context<E extends Env = Env, I = {}> {
   }
   get var(): Readonly<Variables<E>> {
     return (this.#vars ??= {}) as Variables<E>;
+  }
+
+  /**
+   * Emit an app event to `app.on(kind, …)` listeners. Pass a function to build
+   * the metadata only when someone listens, so an unheard event costs one lookup.
+   * Middleware reports refusals this way; a feature adds its kinds to `EventMap`.
+   *
+   * @example
+   * c.emit('csrf:rejected', () => ({ rule: 'origin', origin: c.req.header('origin') }));
+   */
+  emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K])): void {
+    const events = this.#config.events;
+    if (!events.has(kind)) return;
+    events.emit(kind, typeof metadata === 'function' ? (metadata as () => EventMap[K])() : metadata, this.#ctx);
   }
 
   /** The value a `validate(target, schema)` middleware produced. */

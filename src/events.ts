@@ -1,75 +1,10 @@
 import type { Context, ExecutionContext } from './context.ts';
-import { BodyError, type BodyRejection, type HttpError } from './errors.ts';
+import { BodyError, type BodyRejection } from './errors.ts';
 import type { RequestLike } from './request.ts';
-import type { ViewEvent } from './views/renderer.ts';
 
-type ViewMetadata<K extends ViewEvent['kind']> = Extract<ViewEvent, { kind: K }>['metadata'];
+export type { BodyRejectedMetadata, EventKind, EventMap, Listener, RequestMetadata, RoveEvent };
 
-/** What every request event carries. Costly fields are read only when a listener reads them. */
-export interface RequestMetadata {
-  readonly method: string;
-  /** The pathname as sent (not percent-decoded). */
-  readonly path: string;
-  /** The matched route pattern (`/users/:id`), or null when no route matched (404, 405, 414…). */
-  readonly route: string | null;
-  readonly status: number;
-  /** From routing done to response ready; the adapter's write is not included. Frozen clocks on Workers make CPU-only work read 0. */
-  readonly durationMs: number;
-  /** What a handler or middleware threw, when one did (also for errors the error handler turned into a response). */
-  readonly error: unknown;
-  /** The request's Content-Length, when it sent one. */
-  readonly requestSize: number | undefined;
-  /** The response body's size in bytes, when known before it is sent (not for streams without Content-Length). */
-  readonly responseSize: number | undefined;
-  readonly userAgent: string | undefined;
-  /** The same value as `c.req.ip`: the client's address where the runtime gives it, after the app's trustProxy rule. */
-  readonly clientAddress: string | undefined;
-  /** Any request header. */
-  header(name: string): string | undefined;
-}
-
-/** A body the app refused: too large (413), unreadable (400) or of the wrong type (415). */
-export interface BodyRejectedMetadata extends RequestMetadata {
-  readonly reason: BodyRejection;
-  readonly error: HttpError;
-}
-
-/**
- * Every event kind and its metadata. Features that add events extend this
- * interface (declaration merging), naming kinds `area:what-happened`.
- */
-export interface EventMap {
-  'server:listening': { runtime: string; hostname: string; port: number; url: string };
-  'server:shutdown': { runtime: string };
-  'request:complete': RequestMetadata;
-  /** Status >= 400, or something was thrown. */
-  'request:error': RequestMetadata;
-  'body:rejected': BodyRejectedMetadata;
-  /** A route module failed to load (file routes). */
-  'route:error': { route?: string; file?: string; error: unknown };
-  /** Views (`new App({ views })`): the view's name and the time taken, in ms. */
-  'view:compiled': ViewMetadata<'view:compiled'>;
-  'view:rendered': ViewMetadata<'view:rendered'>;
-  /** The view's name and position; `message` never holds data values. */
-  'view:error': ViewMetadata<'view:error'>;
-  'worker:timeout': { pool: string; workerId: number; taskId: number; task: string; timeoutMs: number };
-  'worker:crash': { pool: string; workerId: number; taskId: number | undefined; task: string | undefined; error: unknown; exitCode: number | undefined };
-  'worker:respawn': { pool: string; workerId: number; replaces: number; reason: 'timeout' | 'crash' };
-  'worker:rejected': { pool: string; task: string; reason: 'queue-full' | 'no-threads' | 'closed'; queued: number; maxQueue: number };
-  /** An unhandled rejection or uncaught exception, seen by an adapter. */
-  'process:error': { runtime: string; source: 'unhandledRejection' | 'uncaughtException'; error: unknown };
-}
-
-export type EventKind = keyof EventMap;
-
-/** One event. A discriminated union on `kind`, so `metadata` is typed once `kind` is checked. */
-export type RoveEvent<K extends EventKind = EventKind> = {
-  [P in K]: { readonly kind: P /** Epoch milliseconds. */; readonly timestamp: number; readonly metadata: EventMap[P] };
-}[K];
-
-/** A listener may return a promise: it is caught, and kept alive with `waitUntil` on Workers. */
-// biome-ignore lint/suspicious/noConfusingVoidType: a listener may return nothing, or a promise to keep alive
-export type Listener<K extends EventKind = EventKind> = (event: RoveEvent<K>) => void | Promise<unknown>;
+import type { BodyRejectedMetadata, EventKind, EventMap, Listener, RequestMetadata, RoveEvent } from './event-map.ts';
 
 const REQUEST_KINDS: ReadonlySet<string> = new Set(['request:complete', 'request:error', 'body:rejected']);
 const NONE: readonly Listener<any>[] = Object.freeze([]);
