@@ -65,7 +65,10 @@ export function launchFor(o: LaunchOptions): Launch {
   if (o.variant === 'listener') env.BENCH_LISTENER = '1';
   if (o.variant === 'workers') env.BENCH_WORKERS = '1';
   if (o.variant === 'db') Object.assign(env, dbEnv());
-  if (o.processes && o.processes > 1 && o.framework === 'rove') env.BENCH_PROCESSES = String(o.processes);
+  // --processes N: rove's own serve({ processes }) on node, deno and bun; `deno serve --parallel` on deno-deploy.
+  const group = o.processes !== undefined && o.processes > 1 && o.framework === 'rove';
+  if (group) env.BENCH_PROCESSES = String(o.processes);
+  if (group && o.runtime === 'deno-deploy') env.DENO_JOBS = String(o.processes);
   switch (o.runtime) {
     case 'node': {
       const args = ['--import', 'tsx'];
@@ -78,11 +81,16 @@ export function launchFor(o: LaunchOptions): Launch {
       return { bin: resolveBin('node'), args: [...args, entry], env };
     }
     case 'deno':
-      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry], env };
+      return {
+        bin: resolveBin('deno'),
+        // --allow-run: the primary of a process group starts its children.
+        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry],
+        env,
+      };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
-        args: ['serve', ...DENO_PERMISSIONS, '--host', '127.0.0.1', '--port', String(o.port), entry],
+        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), '--host', '127.0.0.1', '--port', String(o.port), entry],
         env,
       };
     case 'bun': {
