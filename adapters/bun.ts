@@ -7,6 +7,7 @@ import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-
 
 export type { ServeHandle, ServeOptions } from './serve-options.ts';
 
+import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from './processes.ts';
 import { startServer } from './server.ts';
 import { webWorkers } from './workers/web.ts';
 
@@ -22,6 +23,7 @@ declare const Bun: {
     port?: number;
     hostname?: string;
     idleTimeout?: number;
+    reusePort?: boolean;
     fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
     error: (error: unknown) => Response | Promise<Response>;
   }): BunServer;
@@ -45,8 +47,14 @@ const MAX_IDLE_SECONDS = 255;
  * @example
  * const server = serve(app, { port: 8000, idleTimeoutMs: 30_000 });
  * console.log(server.url);
+ * // one server process per core, each with SO_REUSEPORT:
+ * serve(app, { port: 8000, processes: 'auto' });
  */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
+  const count = processCount(options.processes);
+  const inGroup = childIndex() !== undefined;
+  if (count > 1 && !inGroup) return serveGroup(options, count, spawnLaunch());
+  if (inGroup) options = childOptions(options);
   const env = options.env ?? Bun.env;
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
@@ -56,13 +64,14 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address, check: checkHeaders });
   const idle = options.idleTimeoutMs;
   let server: BunServer | undefined;
-  return startServer(app, options, pending, {
+  const handle = startServer(app, options, pending, {
     runtime: 'bun',
     listen() {
       server = Bun.serve({
         port: options.port ?? 8000,
         hostname: options.hostname ?? '0.0.0.0',
         ...(idle === undefined ? {} : { idleTimeout: Math.min(MAX_IDLE_SECONDS, Math.ceil(idle / 1000)) }),
+        ...(inGroup ? { reusePort: true } : {}),
         // Bun relativises request.url when the Host is missing or odd: refuse those first.
         fetch: (request, bun) => checkBunRequest(request) ?? app.handle(request, env, ctx, bun),
         // Never Bun's development error page (50 KB of source and paths when NODE_ENV is unset).
@@ -77,5 +86,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
       await server?.stop(true);
     },
     ...processHooks('bun', process),
+    ...(inGroup ? { onSignal: childSignals } : {}),
   });
+  if (inGroup) handle.ready.then(() => reportListening(handle.port));
+  return handle;
 }

@@ -7,6 +7,8 @@ import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-
 
 export type { ServeHandle, ServeOptions } from './serve-options.ts';
 
+import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from './processes.ts';
+import { denoCommand } from './processes-deno.ts';
 import { type Address, startServer } from './server.ts';
 import { webWorkers } from './workers/web.ts';
 
@@ -24,6 +26,7 @@ declare const Deno: {
     options: {
       port?: number;
       hostname?: string;
+      reusePort?: boolean;
       signal?: AbortSignal;
       onListen?: (addr: Address) => void;
       onError?: (error: unknown) => Response | Promise<Response>;
@@ -59,8 +62,14 @@ export function denoAddress(_request: unknown, info: unknown): string | undefine
  * @example
  * const server = serve(app, { port: 8000 });
  * await server.ready;
+ * // one server process per core (children get --unstable-net, which Deno's reusePort needs):
+ * serve(app, { port: 8000, processes: 'auto' });
  */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
+  const count = processCount(options.processes);
+  const inGroup = childIndex() !== undefined;
+  if (count > 1 && !inGroup) return serveGroup(options, count, spawnLaunch(denoCommand));
+  if (inGroup) options = childOptions(options);
   const env = options.env ?? denoEnv();
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
@@ -70,13 +79,14 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   let server: DenoServer | undefined;
   let listened!: (address: Address) => void;
   const listening = new Promise<Address>((resolve) => (listened = resolve));
-  return startServer(app, options, pending, {
+  const handle = startServer(app, options, pending, {
     runtime: 'deno',
     listen() {
       server = Deno.serve(
         {
           port: options.port ?? 8000,
           hostname: options.hostname ?? '0.0.0.0',
+          ...(inGroup ? { reusePort: true } : {}),
           onListen: listened,
           // Anything that escapes (the app never throws; a runtime failure might): Rove's 500, not Deno's.
           onError: (error) => internalError(app.settings.dev ? error : undefined),
@@ -92,6 +102,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     // throws BadResource): requests still running end with their handlers, or at exit.
     cut() {},
     onSignal(handler) {
+      if (inGroup) return childSignals(handler);
       const signals = ['SIGINT', 'SIGTERM'] as const;
       const added = signals.filter((s) => {
         try {
@@ -106,4 +117,6 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     exit: (code) => Deno.exit(code),
     watchErrors: (target) => watchGlobalErrors(target, 'deno'),
   });
+  if (inGroup) handle.ready.then(() => reportListening(handle.port));
+  return handle;
 }

@@ -10,6 +10,8 @@ import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from
 
 export type { ServeHandle, ServeOptions } from './serve-options.ts';
 
+import { childIndex, childOptions, childSignals, processCount, serveGroup } from './processes.ts';
+import { clusterLaunch, isClusterChild } from './processes-node.ts';
 import { type ServerDriver, startServer } from './server.ts';
 import { nodeWorkers } from './workers/node.ts';
 
@@ -158,13 +160,23 @@ function refuse(res: ServerResponse, detail: string): void {
 /**
  * Serve an app on node:http. Stops on `signal`, `close()`, SIGINT or SIGTERM,
  * letting in-flight requests finish for up to `shutdownTimeoutMs`.
+ * With `processes`, node:cluster runs that many servers on the port; this process
+ * becomes their primary and has no `server` of its own.
  *
  * @example
  * const server = serve(app, { port: 8000, headersTimeoutMs: 10_000 });
  * await server.ready;
  * console.log(server.url);
+ * // one server process per core:
+ * serve(app, { port: 8000, processes: 'auto' });
  */
-export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & { server: Server } {
+export function serve(app: App<any>, options: ServeOptions & { processes: number | 'auto' }): ServeHandle & { server?: Server };
+export function serve(app: App<any>, options?: ServeOptions): ServeHandle & { server: Server };
+export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & { server?: Server } {
+  const count = processCount(options.processes);
+  if (count > 1 && !isClusterChild()) return serveGroup(options, count, clusterLaunch);
+  const inGroup = isClusterChild() && childIndex() !== undefined;
+  if (inGroup) options = childOptions(options);
   const pending = new Set<Promise<unknown>>();
   const t = timeouts(options);
   const shortest = Math.min(t.headers || Infinity, t.request || Infinity);
@@ -202,6 +214,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
       }),
     cut: () => server.closeAllConnections(),
     ...processHooks('node', process),
+    ...(inGroup ? { onSignal: childSignals } : {}),
   };
   return Object.assign(startServer(app, options, pending, driver), { server });
 }

@@ -28,6 +28,13 @@ export interface ServeOptions {
    * Bun: any silence on the socket, a running handler included (default 10 s, at most 255 s).
    */
   idleTimeoutMs?: number;
+  /**
+   * Serve with this many processes on one port ('auto': one per core; default 1).
+   * The process that calls serve() becomes the primary: it starts the others, restarts
+   * one that dies and stops them all on SIGINT/SIGTERM or `close()`. Node uses node:cluster,
+   * Bun and Deno SO_REUSEPORT (see docs/processes.md). Workers and Deno Deploy scale by isolates instead.
+   */
+  processes?: number | 'auto';
 }
 
 export interface ServeHandle {

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { type BundleSizes, measureBundleSizes } from './lib/bundle-size.ts';
 import { type Config, parseFlags, resolveConfig, USAGE } from './lib/config.ts';
+import { prepareDatabase } from './lib/db-run.ts';
 import { stopLoad } from './lib/load.ts';
 import { collectMeta } from './lib/meta.ts';
 import { killAllNow, stopAll } from './lib/proc.ts';
@@ -69,6 +70,7 @@ async function main(): Promise<number> {
     return 0;
   }
 
+  const database = await prepareDatabase(config, console.log);
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   const meta = collectMeta(command);
   let done: Row[] = [];
@@ -132,6 +134,7 @@ async function main(): Promise<number> {
     } else code = 130;
   } finally {
     await stopAll();
+    await database?.stop();
   }
   clearStatus();
 

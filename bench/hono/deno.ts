@@ -1,3 +1,6 @@
 import { app } from './app.ts';
+import { dbRoutesFromEnv } from './db.ts';
+
+dbRoutesFromEnv(app, (n) => Deno.env.get(n));
 
 Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000), hostname: Deno.env.get('HOST') ?? '127.0.0.1' }, app.fetch);

@@ -1,4 +1,7 @@
 import { serve } from '@hono/node-server';
 import { app } from './app.ts';
+import { dbRoutesFromEnv } from './db.ts';
+
+dbRoutesFromEnv(app, (n) => process.env[n]);
 
 serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1' });

@@ -37,6 +37,8 @@ export interface Flags {
   cpuProf?: string;
   resume?: boolean;
   help?: boolean;
+  dbPool?: number;
+  processes?: number;
 }
 
 export interface Config extends LoadSettings {
@@ -54,6 +56,10 @@ export interface Config extends LoadSettings {
   cpuProf?: string;
   /** Keep the rows already in --out (an interrupted run of the same settings) and measure the rest. */
   resume: boolean;
+  /** Connections in each target's PostgreSQL pool (DB scenarios; per process). */
+  dbPool: number;
+  /** Server processes per rove target on node, deno and bun (serve's `processes`). */
+  processes: number;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -72,6 +78,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --report FILE.json             only re-render the reports of an existing run
   --cpu-prof DIR                 write CPU profiles of the node and bun targets to DIR
                                  (summarise them with bench/profile.ts)
+  --db-pool N                    PostgreSQL pool size per server process (default 10)
+  --processes N                  rove targets on node, deno, bun serve with N processes (default 1)
 `;
 
 const NUMBER_FLAGS: Record<string, keyof Flags> = {
@@ -81,6 +89,8 @@ const NUMBER_FLAGS: Record<string, keyof Flags> = {
   warmup: 'warmupS',
   rounds: 'rounds',
   'wait-quiet': 'waitQuietS',
+  'db-pool': 'dbPool',
+  processes: 'processes',
 };
 const LIST_FLAGS: Record<string, keyof Flags> = { runtimes: 'runtimes', frameworks: 'frameworks', scenarios: 'scenarios' };
 const STRING_FLAGS: Record<string, keyof Flags> = { profile: 'profile', out: 'out', report: 'report', 'cpu-prof': 'cpuProf' };
@@ -111,7 +121,7 @@ export function parseFlags(argv: readonly string[]): Flags {
       // A warm-up or wait of 0 is allowed; everything else must be positive.
       const zeroOk = name === 'warmup' || name === 'wait-quiet';
       if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) throw new Error(`--${name} must be a positive number, got "${value}"`);
-      if (name === 'connections' || name === 'pipelining' || name === 'rounds') {
+      if (name === 'connections' || name === 'pipelining' || name === 'rounds' || name === 'db-pool' || name === 'processes') {
         if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer`);
       }
       set[known] = n;
@@ -155,5 +165,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     report: flags.report,
     cpuProf: flags.cpuProf,
     resume: flags.resume ?? false,
+    dbPool: flags.dbPool ?? 10,
+    processes: flags.processes ?? 1,
   };
 }

@@ -202,6 +202,7 @@ export class Runner {
         variant: t.variant,
         port: t.port,
         workDir: this.#workDir,
+        processes: this.config.processes,
         cpuProfDir: t.runtime === 'node' || t.runtime === 'bun' ? this.config.cpuProf : undefined,
       });
     } catch (err) {
@@ -259,7 +260,7 @@ export class Runner {
           port: t.port,
           request: s.request,
           connections: c.connections,
-          pipelining: c.pipelining,
+          pipelining: s.pipelining ?? c.pipelining,
           durationS: warm,
           onTick: (e) => this.#status(`${label} · warm-up ${Math.min(e, warm).toFixed(1)}/${warm} s`, warm - e + c.durationS),
         });
@@ -273,7 +274,7 @@ export class Runner {
         port: t.port,
         request: s.request,
         connections: c.connections,
-        pipelining: c.pipelining,
+        pipelining: s.pipelining ?? c.pipelining,
         durationS: c.durationS,
         onTick: (e) => this.#status(`${label} · measure ${Math.min(e, c.durationS).toFixed(1)}/${c.durationS} s`, c.durationS - e),
       });
@@ -296,7 +297,7 @@ export class Runner {
       if (r.non2xx) problems.push(`${r.non2xx} non-2xx responses`);
       if (r.requests === 0) problems.push('no request completed');
       row.ok = problems.length === 0;
-      const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, c.pipelining);
+      const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, s.pipelining ?? c.pipelining);
       row.error = row.ok ? null : `under load: ${problems.join(', ')}${limit ? ` (known runtime limit: ${limit.note})` : ''}`;
     } catch (err) {
       if (err instanceof Aborted) throw err;

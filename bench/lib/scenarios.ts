@@ -5,6 +5,7 @@
 import { BENCH_TOKEN, ECHO_BODY, fortunesForRequest, PARAMS_BODY, POWERED_BY } from '../shared/fixtures.ts';
 import { fortunesPage } from '../shared/html.ts';
 import type { FrameworkId } from './config.ts';
+import { dbScenarios } from './db-scenarios.ts';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';
@@ -35,7 +36,7 @@ export interface Check {
  * started main.ts, main-worker.ts and main-log.ts: with one empty event
  * listener attached, or with the worker pool enabled.
  */
-export type Variant = 'default' | 'listener' | 'workers';
+export type Variant = 'default' | 'listener' | 'workers' | 'db';
 
 export interface Scenario {
   id: string;
@@ -47,6 +48,8 @@ export interface Scenario {
   variant: Variant;
   /** The Rove feature the scenario needs; the app answers 501 naming it while missing. */
   needs?: string;
+  /** Pipelining for this scenario whatever the profile says (the DB scenarios: 1, as TechEmpower runs them). */
+  pipelining?: number;
 }
 
 const ALL: readonly FrameworkId[] = ['rove', 'rove-fs', 'hono', 'raw'];
@@ -93,6 +96,7 @@ function simple(
     frameworks: more.frameworks ?? ALL,
     variant: more.variant ?? 'default',
     ...(more.needs ? { needs: more.needs } : {}),
+    ...(more.pipelining ? { pipelining: more.pipelining } : {}),
   };
 }
 
@@ -228,6 +232,7 @@ export const SCENARIOS: readonly Scenario[] = [
     { status: 200, contentType: 'application/json', body: '{"hello":"world!"}' },
     { frameworks: ['rove', 'rove-fs'], variant: 'listener', needs: 'events (app.on)' },
   ),
+  ...dbScenarios(simple, fortunesCheck),
 ];
 
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameworkId, RuntimeId } from './config.ts';
+import { dbEnv } from './db-run.ts';
 import { ROOT, resolveBin } from './proc.ts';
 import type { Variant } from './scenarios.ts';
 import { bundleWorker, workerdConfig } from './workerd.ts';
@@ -34,6 +35,8 @@ export interface LaunchOptions {
   port: number;
   /** Scratch directory for bundles and generated configs. */
   workDir: string;
+  /** Server processes (rove on node, deno, bun). */
+  processes?: number;
   /** node and bun: write CPU profiles (.cpuprofile) into this directory on exit. */
   cpuProfDir?: string;
 }
@@ -46,7 +49,11 @@ const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev'];
 
 /** Builds the command line; throws a readable error when the entry does not exist yet. */
 export function launchFor(o: LaunchOptions): Launch {
-  const entry = entryFile(o.runtime, o.framework);
+  // workerd's DB targets have their own entry: the driver needs nodejs_compat and a connection per request.
+  const entry =
+    o.variant === 'db' && o.runtime === 'workerd'
+      ? entryFile(o.runtime, o.framework).replace(/worker\.ts$/, 'worker-db.ts')
+      : entryFile(o.runtime, o.framework);
   if (!existsSync(join(ROOT, entry))) throw new Error(`${entry} does not exist`);
   const env: Record<string, string> = {
     PORT: String(o.port),
@@ -57,6 +64,11 @@ export function launchFor(o: LaunchOptions): Launch {
   };
   if (o.variant === 'listener') env.BENCH_LISTENER = '1';
   if (o.variant === 'workers') env.BENCH_WORKERS = '1';
+  if (o.variant === 'db') Object.assign(env, dbEnv());
+  // --processes N: rove's own serve({ processes }) on node, deno and bun; `deno serve --parallel` on deno-deploy.
+  const group = o.processes !== undefined && o.processes > 1 && o.framework === 'rove';
+  if (group) env.BENCH_PROCESSES = String(o.processes);
+  if (group && o.runtime === 'deno-deploy') env.DENO_JOBS = String(o.processes);
   switch (o.runtime) {
     case 'node': {
       const args = ['--import', 'tsx'];
@@ -69,11 +81,16 @@ export function launchFor(o: LaunchOptions): Launch {
       return { bin: resolveBin('node'), args: [...args, entry], env };
     }
     case 'deno':
-      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry], env };
+      return {
+        bin: resolveBin('deno'),
+        // --allow-run: the primary of a process group starts its children.
+        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry],
+        env,
+      };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
-        args: ['serve', ...DENO_PERMISSIONS, '--host', '127.0.0.1', '--port', String(o.port), entry],
+        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), '--host', '127.0.0.1', '--port', String(o.port), entry],
         env,
       };
     case 'bun': {
@@ -92,7 +109,8 @@ export function launchFor(o: LaunchOptions): Launch {
         __BENCH_LISTENER__: o.variant === 'listener' ? '"1"' : '""',
         __BENCH_WORKERS__: o.variant === 'workers' ? '"1"' : '""',
       });
-      writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js' }));
+      const db = o.variant === 'db' ? { compatibilityFlags: ['nodejs_compat'], bindings: dbEnv(), allowLocalNetwork: true } : {};
+      writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js', ...db }));
       return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env };
     }
   }

@@ -13,6 +13,8 @@ export interface WorkerdConfigOptions {
   compatibilityFlags?: readonly string[];
   /** Text bindings (wrangler.toml [vars]), reaching the worker as env. */
   bindings?: Readonly<Record<string, string>>;
+  /** Let the worker's fetch() and connect() reach loopback and private addresses (a local database). */
+  allowLocalNetwork?: boolean;
 }
 
 const capnpString = (s: string) => JSON.stringify(s); // capnp text strings use the same escapes
@@ -25,7 +27,7 @@ export function workerdConfig(o: WorkerdConfigOptions): string {
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .mainWorker) ],
+  services = [ (name = "main", worker = .mainWorker)${o.allowLocalNetwork ? ', (name = "net", network = (allow = ["public", "private", "local"]))' : ''} ],
   sockets = [ (name = "http", address = ${capnpString(`${o.host ?? '127.0.0.1'}:${o.port}`)}, http = (), service = "main") ],
 );
 
@@ -33,7 +35,7 @@ const mainWorker :Workerd.Worker = (
   modules = [ (name = ${capnpString(o.module)}, esModule = embed ${capnpString(o.module)}) ],
   compatibilityDate = ${capnpString(o.compatibilityDate ?? '2025-01-01')},
   compatibilityFlags = [${flags}],
-  bindings = [${bindings}],
+  bindings = [${bindings}],${o.allowLocalNetwork ? '\n  globalOutbound = "net",' : ''}
 );
 `;
 }
@@ -49,6 +51,9 @@ export function bundleWorker(entry: string, outfile: string, define: Record<stri
     '--conditions=workerd,worker,browser',
     '--main-fields=workerd,worker,browser,module,main',
     '--log-level=warning',
+    // Provided by workerd itself (node:* with the nodejs_compat flag), as wrangler leaves them.
+    '--external:node:*',
+    '--external:cloudflare:*',
     `--outfile=${outfile}`,
     ...Object.entries(define).map(([k, v]) => `--define:${k}=${v}`),
   ];

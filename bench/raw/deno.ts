@@ -1,3 +1,7 @@
+import { dbRoutesFromEnv } from './db.ts';
 import { handle } from './handler.ts';
 
-Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000), hostname: Deno.env.get('HOST') ?? '127.0.0.1' }, handle);
+Deno.serve(
+  { port: Number(Deno.env.get('PORT') ?? 8000), hostname: Deno.env.get('HOST') ?? '127.0.0.1' },
+  dbRoutesFromEnv(handle, (n) => Deno.env.get(n)),
+);

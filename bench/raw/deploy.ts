@@ -1,4 +1,5 @@
 // What Deno Deploy runs: `deno serve` of a module exporting { fetch }.
+import { dbRoutesFromEnv } from './db.ts';
 import { handle } from './handler.ts';
 
-export default { fetch: handle };
+export default { fetch: dbRoutesFromEnv(handle, (n) => Deno.env.get(n)) };

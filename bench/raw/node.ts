@@ -5,6 +5,7 @@ import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../shared/cha
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../shared/fixtures.ts';
 import { eachMeta, escapeHtml, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
 import { paramsSchema, validationProblem } from '../shared/schema.ts';
+import { nodeDbRoutes } from './db.ts';
 
 const log = new RingLog();
 const limiter = new RateLimiter();
@@ -41,7 +42,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const dbRoute = nodeDbRoutes((n) => process.env[n]);
+
 const server = createServer((req, res) => {
+  if (dbRoute(req, res)) return;
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);

@@ -1,5 +1,14 @@
 import { serve } from '../../adapters/node.ts';
 import { createBenchApp } from './app.ts';
+import { dbRoutesFromEnv } from './db.ts';
 
-const app = createBenchApp({ listener: process.env.BENCH_LISTENER === '1', workers: process.env.BENCH_WORKERS === '1' });
-serve(app, { port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1', onListen: () => {} });
+const app = dbRoutesFromEnv(
+  createBenchApp({ listener: process.env.BENCH_LISTENER === '1', workers: process.env.BENCH_WORKERS === '1' }),
+  (n) => process.env[n],
+);
+serve(app, {
+  port: Number(process.env.PORT ?? 8000),
+  hostname: process.env.HOST ?? '127.0.0.1',
+  onListen: () => {},
+  processes: Number(process.env.BENCH_PROCESSES ?? 1),
+});
