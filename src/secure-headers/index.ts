@@ -4,7 +4,7 @@
  */
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
-import { type CspDirectives, compileCsp, NONCE } from './csp.ts';
+import { type CspDirectives, compileCsp } from './csp.ts';
 
 export { type CspDirectives, type CspSource, compileCsp, NONCE } from './csp.ts';
 
