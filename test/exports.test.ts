@@ -17,6 +17,12 @@ const ENTRIES = [
   'rove/otel',
   'rove/cookie',
   'rove/trust-proxy',
+  'rove/static',
+  'rove/etag',
+  'rove/compress',
+  'rove/secure-headers',
+  'rove/request-id',
+  'rove/logger',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};
