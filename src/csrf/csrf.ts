@@ -3,6 +3,7 @@
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { isSameOrigin, normalizeOrigin } from '../origin.ts';
 import { isFormType } from '../request.ts';
 import { verifyCsrfToken } from './token.ts';
 
@@ -71,7 +72,7 @@ export function csrf(options: CsrfOptions = {}): Handler {
     const origin = c.req.header('origin');
     let fromOwnSite = false;
     if (origin !== undefined) {
-      if (!sameOrigin(origin, c.req.url) && !allowed(origin, c)) {
+      if (!isSameOrigin(origin, c.req.url) && !allowed(origin, c)) {
         refuse(
           c,
           'origin',
@@ -110,18 +111,7 @@ async function formToken(c: Context<any, any>, field: string): Promise<string | 
 }
 
 function isTextPlain(type: string | null): boolean {
-  return type !== null && type.trim().toLowerCase().startsWith('text/plain');
-}
-
-/** Whether `origin` is the request URL's origin: a string compare first, the URL parser only when that fails (odd case, default port). */
-function sameOrigin(origin: string, url: string): boolean {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  if (origin === (slash === -1 ? url : url.slice(0, slash))) return true;
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
+  return type?.trim().toLowerCase().startsWith('text/plain') === true;
 }
 
 function echo(value: string): string {
@@ -133,18 +123,6 @@ function originRule(option: CsrfOptions['origin']): (origin: string, c: Context<
   if (option === undefined) return () => false;
   if (typeof option === 'function') return option;
   const list = typeof option === 'string' ? [option] : option;
-  const set = new Set(
-    list.map((o) => {
-      let url: URL;
-      try {
-        url = new URL(o);
-      } catch {
-        throw new TypeError(`csrf(): ${JSON.stringify(o)} is not an origin (like https://app.example)`);
-      }
-      if (url.origin === 'null' || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '')
-        throw new TypeError(`csrf(): ${JSON.stringify(o)} is not an origin (scheme, host and port only, like https://app.example)`);
-      return url.origin;
-    }),
-  );
+  const set = new Set(list.map((o) => normalizeOrigin(o, 'csrf()')));
   return (origin) => set.has(origin);
 }

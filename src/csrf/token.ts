@@ -69,7 +69,6 @@ if (!Object.hasOwn(Context.prototype, 'csrfToken')) {
 }
 
 declare module '../context.ts' {
-  // biome-ignore lint/correctness/noUnusedVariables: the type parameters must match the class's
   interface Context<E extends Env = Env, I = {}> {
     /** A CSRF token for this session's forms (needs `session()`); see `csrfToken`. */
     csrfToken(): Promise<string>;

@@ -195,7 +195,6 @@ if (!Object.hasOwn(Context.prototype, 'session')) {
 }
 
 declare module '../context.ts' {
-  // biome-ignore lint/correctness/noUnusedVariables: the type parameters must match the class's
   interface Context<E extends Env = Env, I = {}> {
     /** The session (needs `app.use(session({ keys }))`); see `Session`. */
     readonly session: Session;
