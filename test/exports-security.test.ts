@@ -1,11 +1,11 @@
-// rove/session, rove/csrf, rove/cors and rove/auth resolve where users import them: Node 20 (built dist/), Bun and Deno.
+// rove/session, rove/csrf, rove/cors, rove/auth and rove/ip resolve where users import them: Node 20 (built dist/), Bun and Deno.
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const ENTRIES = ['rove/session', 'rove/csrf', 'rove/cors', 'rove/auth'];
+const ENTRIES = ['rove/session', 'rove/csrf', 'rove/cors', 'rove/auth', 'rove/ip'];
 const script = `const out = {};
 for (const n of ${JSON.stringify(ENTRIES)}) out[n] = Object.keys(await import(n)).sort().join(',');
 console.log(JSON.stringify(out));`;
@@ -22,6 +22,7 @@ describe('package exports > security subpaths', () => {
     expect(node['rove/csrf'].split(',')).toEqual(expect.arrayContaining(['csrf', 'csrfToken']));
     expect(node['rove/cors'].split(',')).toEqual(['cors']);
     expect(node['rove/auth'].split(',')).toEqual(expect.arrayContaining(['basicAuth', 'bearerAuth', 'jwt', 'jwtPayload']));
+    expect(node['rove/ip']).toBe('ipRestriction');
     expect(run(realpathSync(join(ROOT, 'node_modules/.bin/bun')), ['-e', script])).toEqual(node);
     expect(run(realpathSync(join(ROOT, 'node_modules/.bin/deno')), ['eval', '--ext=ts', script])).toEqual(node);
   });

@@ -199,6 +199,21 @@ describe.each(RUNTIMES)('security on %s', (runtime) => {
     }
   });
 
+  it('IP restriction: loopback is let in where listed, refused where not', async () => {
+    // workerd has no socket address: c.req.ip is CF-Connecting-IP, which the Cloudflare edge sets.
+    const as = (ip: string): Record<string, string> => (runtime === 'workerd' ? { 'cf-connecting-ip': ip } : {});
+    const local = await fetch(url('/local'), { headers: as('127.0.0.1') });
+    expect(local.status).toBe(200);
+    expect(await local.text()).toMatch(/^hello (127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/);
+    const intranet = await fetch(url('/intranet'), { headers: { ...as('127.0.0.1'), 'x-forwarded-for': '10.0.0.1' } });
+    expect(intranet.status).toBe(403);
+    expect(((await intranet.json()) as { detail: string }).detail).toMatch(/^IP: .* is not allowed$/);
+    if (runtime === 'workerd') {
+      expect((await fetch(url('/intranet'), { headers: as('10.1.1.1') })).status).toBe(200);
+      expect((await fetch(url('/intranet'), { headers: as('10.6.6.6') })).status).toBe(403);
+    }
+  });
+
   it('Basic auth: 401 with the realm, 200 with the password, 401 with a wrong one', async () => {
     const none = await fetch(url('/admin'));
     expect(none.status).toBe(401);
