@@ -164,7 +164,12 @@ async function commit(c: Context<any, any>, s: Session, config: Config): Promise
     const { data, csrf } = sessionInternals.record(s);
     const saved: Saved = { d: toObject(data), e: Date.now() + config.maxAge * 1000 };
     if (csrf !== undefined) saved.c = csrf;
-    const json = JSON.stringify(saved);
+    let json: string;
+    try {
+      json = JSON.stringify(saved);
+    } catch (error) {
+      throw new TypeError(`Session values must be JSON (strings, numbers, booleans, null, arrays, plain objects): ${(error as Error).message}`);
+    }
     let value: string;
     if (store === null) {
       // Checked before sealing: sealing adds a third, so a session this long can never fit.

@@ -106,6 +106,18 @@ describe('csrf > origin rules', () => {
     expect(() => csrf({ origin: ['https://ok.example', 'javascript:alert(1)'] })).toThrow(/not an origin/);
   });
 
+  it('does not check requests that carry a bearer token (browsers never attach one by themselves)', async () => {
+    const app = makeApp();
+    for (const origin of [undefined, 'https://app.example']) {
+      const headers: Record<string, string> = { authorization: 'Bearer abc.def.ghi', 'content-type': 'application/json' };
+      if (origin) headers.origin = origin;
+      expect((await post(app, headers, '{}')).status).toBe(200);
+    }
+    // Basic credentials are attached by browsers: no exemption for them.
+    await refusal(await post(app, { authorization: `Basic ${btoa('a:b')}`, origin: 'https://evil.example' }, '{}'));
+    await refusal(await post(app, { authorization: 'Bearer', origin: 'https://evil.example' }, '{}'));
+  });
+
   it('emits csrf:rejected with the rule', async () => {
     const app = makeApp();
     const seen: unknown[] = [];
