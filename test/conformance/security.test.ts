@@ -214,6 +214,30 @@ describe.each(RUNTIMES)('security on %s', (runtime) => {
     }
   });
 
+  it('control characters in Origin are never reflected, and never a 500', async () => {
+    const host = new URL(server(runtime).url).host;
+    for (const [line, extra] of [
+      ['OPTIONS /api/notes', ['Access-Control-Request-Method: POST']],
+      ['GET /api/notes', []],
+      ['POST /cookie/logout', ['Content-Type: application/x-www-form-urlencoded', 'Content-Length: 0']],
+    ] as const) {
+      for (const origin of [`${ALLOWED_ORIGIN}\u0001`, `${ALLOWED_ORIGIN}\u007f`, `${ALLOWED_ORIGIN} x`]) {
+        const res = await rawRequest(server(runtime).url, [`${line} HTTP/1.1`, `Host: ${host}`, `Origin: ${origin}`, ...extra].join('\r\n'));
+        expect(res.status, `${line} ${JSON.stringify(origin)}`).toBeLessThan(500);
+        expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      }
+    }
+  });
+
+  it('a flood of cookies or one huge Cookie header is a 4xx or no session, never a 500', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => `k${i}=${'v'.repeat(20)}`).join('; ');
+    const res = await fetch(url('/cookie/me'), { headers: { cookie: `${many}; c.sid=AAAA` } });
+    expect(res.status).toBe(401);
+    const huge = await fetch(url('/cookie/me'), { headers: { cookie: `c.sid=${'A'.repeat(30_000)}` } });
+    expect(huge.status).toBeGreaterThanOrEqual(400);
+    expect(huge.status).toBeLessThan(500);
+  });
+
   it('Basic auth: 401 with the realm, 200 with the password, 401 with a wrong one', async () => {
     const none = await fetch(url('/admin'));
     expect(none.status).toBe(401);

@@ -80,6 +80,27 @@ describe('csrf > origin rules', () => {
     await refusal(await post(fn, { origin: 'https://trusted.example.evil' }, 'x'));
   });
 
+  it('refuses every Origin but its own and the listed ones (property)', async () => {
+    const app = makeApp({ token: false, origin: ['https://app.example'] });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.webUrl().map((u) => new URL(u).origin), fc.string({ maxLength: 30 }), fc.constantFrom(ORIGIN, 'https://app.example', 'null', 'HTTP://LOCALHOST', `${ORIGIN}/`)),
+        fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE'),
+        async (origin, method) => {
+          let res: Response;
+          try {
+            res = await post(app, { origin }, undefined, '/thing', method);
+          } catch {
+            return; // not a valid header value
+          }
+          const allowed = origin === ORIGIN || origin === 'https://app.example';
+          expect(res.status).toBe(allowed ? (method === 'DELETE' ? 200 : 405) : 403);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('falls back to Sec-Fetch-Site without Origin', async () => {
     const app = makeApp({ token: false });
     for (const site of ['cross-site', 'same-site', 'bogus'])
