@@ -126,7 +126,8 @@ interface Saved {
 
 async function load(c: Context<any, any>, config: Config): Promise<LoadedSession | null> {
   const value = c.req.cookie(config.name);
-  if (!value) return null;
+  // Longer than any cookie this middleware writes: not ours, and not worth a decryption.
+  if (!value || value.length > MAX_COOKIE_SIZE) return null;
   const opened = await config.box.unseal(value);
   if (opened === null) return null;
   if (config.inCookie) return parse(opened, undefined);
