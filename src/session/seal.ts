@@ -1,0 +1,93 @@
+// Sealing: AES-256-GCM encryption with authentication, under keys derived with HKDF from
+// the app's secrets. A sealed value can be neither read nor changed without a key.
+import { fromBase64Url, toBase64Url } from '../base64url.ts';
+
+/** Encrypts and authenticates short texts; opens what any of its keys sealed. */
+export interface Sealer {
+  /** Seal with the current key (the first secret). */
+  seal(plain: string): Promise<string>;
+  /** The text a sealed value holds, or null when no key opens it (tampered, truncated, foreign or too long). */
+  unseal(sealed: string): Promise<string | null>;
+}
+
+/** Secrets shorter than this are refused: HKDF cannot add entropy a short password lacks. */
+export const MIN_SECRET_LENGTH = 32;
+/** Old keys kept for reading: each one is a decryption attempt on a foreign cookie. */
+const MAX_KEYS = 8;
+/** Longer input is refused before it is decoded: nothing Rove seals comes near it. */
+const MAX_SEALED_LENGTH = 16 * 1024;
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Check the secrets a feature was given, when it is registered. */
+export function checkSecrets(keys: string | readonly string[] | undefined, feature: string): readonly string[] {
+  const list = typeof keys === 'string' ? [keys] : keys;
+  if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${feature} needs keys: [currentSecret, ...olderSecrets]`);
+  if (list.length > MAX_KEYS) throw new RangeError(`${feature} takes at most ${MAX_KEYS} keys (the current one and the older ones still read)`);
+  list.forEach((key, i) => {
+    if (typeof key !== 'string' || encoder.encode(key).length < MIN_SECRET_LENGTH)
+      throw new RangeError(
+        `${feature}: keys[${i}] is shorter than ${MIN_SECRET_LENGTH} bytes; use a long random secret (for example 32 random bytes in base64)`,
+      );
+  });
+  return list;
+}
+
+/**
+ * A sealer for one purpose. `purpose` enters the key derivation and the authenticated data,
+ * so a value sealed for one cookie name does not open as another.
+ *
+ * @example
+ * const box = sealer(['a-secret-of-at-least-32-characters!!'], 'rove.sid');
+ * const sealed = await box.seal('{"user":1}');
+ * await box.unseal(sealed); // '{"user":1}'
+ */
+export function sealer(secrets: readonly string[], purpose: string): Sealer {
+  const aad = encoder.encode(purpose);
+  // Derived on first use, not when registered: Workers refuse crypto work at global scope.
+  let keys: Promise<CryptoKey[]> | undefined;
+  const derived = () => (keys ??= Promise.all(secrets.map((s) => deriveKey(s, purpose))));
+  return {
+    async seal(plain) {
+      const [key] = await derived();
+      const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+      const cipher = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, encoder.encode(plain)));
+      const out = new Uint8Array(1 + IV_BYTES + cipher.length);
+      out[0] = VERSION;
+      out.set(iv, 1);
+      out.set(cipher, 1 + IV_BYTES);
+      return toBase64Url(out);
+    },
+    async unseal(sealed) {
+      if (typeof sealed !== 'string' || sealed.length > MAX_SEALED_LENGTH) return null;
+      const bytes = fromBase64Url(sealed);
+      if (bytes === null || bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) return null;
+      const iv = bytes.subarray(1, 1 + IV_BYTES);
+      const cipher = bytes.subarray(1 + IV_BYTES);
+      for (const key of await derived()) {
+        try {
+          const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, cipher);
+          return decoder.decode(plain);
+        } catch {
+          // not this key (or not valid UTF-8): try the next one
+        }
+      }
+      return null;
+    },
+  };
+}
+
+async function deriveKey(secret: string, purpose: string): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('rove/seal/v1'), info: encoder.encode(purpose) },
+    base,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
+}
