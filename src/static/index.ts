@@ -1,0 +1,14 @@
+/**
+ * rove/static, the runtime-free part: path rules, conditional requests,
+ * ranges and content types over a `FileSource`. The `serveStatic` that apps
+ * import comes from the adapter the package's export conditions pick
+ * (adapters/static-node.ts, static-deno.ts, static-bun.ts, static-workers.ts).
+ */
+export { etagMatches, fileEtag, notModified, parseHttpDate, rangeApplies } from './conditional.ts';
+export { addVary, pickEncoding } from './encoding.ts';
+export { DEFAULT_TYPE, isCompressible, MIME_TYPES, mimeType } from './mime.ts';
+export type { ServeStaticOptions } from './options.ts';
+export { MAX_PATH_LENGTH, MAX_SEGMENTS, normalizePrefix, type StaticPath, staticPath } from './path.ts';
+export { MAX_RANGE_HEADER, parseRange, type RangeResult } from './range.ts';
+export { serveFrom } from './serve.ts';
+export type { FileSource, OpenResult, StaticFile } from './source.ts';

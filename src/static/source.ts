@@ -1,0 +1,28 @@
+// The file-source interface between the static middleware (Web Standards) and
+// the runtime's file access (adapters/static-*.ts).
+
+/** One opened regular file. Exactly one of body() or close() is called. */
+export interface StaticFile {
+  readonly size: number;
+  /** Modification time in epoch ms; NaN when the source cannot tell. */
+  readonly mtimeMs: number;
+  /**
+   * The bytes `start`..`end` (inclusive) as a response body, streamed or, for a
+   * small file, read in one go. The source closes the file when the body is done or cancelled.
+   */
+  body(start: number, end: number): BodyInit | Promise<BodyInit>;
+  close(): void;
+}
+
+/** What `open` found at a relative path. */
+export type OpenResult = StaticFile | 'directory' | undefined;
+
+/**
+ * Opens files under one root. `rel` was checked by `staticPath` (no dot
+ * segments, no separators inside a name); the source must still resolve
+ * symlinks and answer undefined for anything whose real path is outside the
+ * root, and for anything that is not a regular file or directory.
+ */
+export interface FileSource {
+  open(rel: string): Promise<OpenResult>;
+}
