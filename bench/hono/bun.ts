@@ -1,3 +1,7 @@
+import { serveStatic } from 'hono/bun';
 import { app } from './app.ts';
+import { addAppLayer } from './app-layer.ts';
+
+addAppLayer(app, serveStatic);
 
 Bun.serve({ port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1', fetch: app.fetch });

@@ -1,4 +1,8 @@
 import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
 import { app } from './app.ts';
+import { addAppLayer } from './app-layer.ts';
+
+addAppLayer(app, serveStatic);
 
 serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1' });

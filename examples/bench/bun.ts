@@ -1,5 +1,6 @@
 import { serve } from '../../adapters/bun.ts';
+import { serveStatic } from '../../adapters/static-bun.ts';
 import { createBenchApp } from './app.ts';
 
-const app = createBenchApp({ listener: Bun.env.BENCH_LISTENER === '1', workers: Bun.env.BENCH_WORKERS === '1' });
+const app = createBenchApp({ listener: Bun.env.BENCH_LISTENER === '1', workers: Bun.env.BENCH_WORKERS === '1', appLayer: { serveStatic } });
 serve(app, { port: Number(Bun.env.PORT ?? 8000), hostname: Bun.env.HOST ?? '127.0.0.1', onListen: () => {} });
