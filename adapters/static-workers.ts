@@ -51,7 +51,7 @@ export function serveStatic(options: ServeStaticOptions = {}): Handler {
     const out = new Response(res.body, res);
     // The platform's redirects (`/docs` → `/docs/`) name asset paths: put the prefix back.
     const location = out.headers.get('location');
-    if (location !== null && location.startsWith('/') && !location.startsWith('//')) out.headers.set('location', prefix + location);
+    if (location?.startsWith('/') && !location.startsWith('//')) out.headers.set('location', prefix + location);
     if (cacheControl !== undefined && res.status < 400) out.headers.set('cache-control', cacheControl);
     return out;
   };
