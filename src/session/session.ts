@@ -19,8 +19,8 @@ export interface SessionInternals {
   state(s: Session): SessionState;
   record(s: Session): { data: Map<string, unknown>; csrf: string | undefined };
   setId(s: Session, id: string): void;
-  /** The session's CSRF secret, made (and the session marked changed) on first use. */
-  csrfSecret(s: Session, make: () => string): Promise<string>;
+  /** The session's CSRF secret; `make` creates one (and marks the session changed) when there is none. */
+  csrfSecret(s: Session, make: (() => string) | undefined): Promise<string | undefined>;
 }
 
 // Filled in by the class's static block.
@@ -142,7 +142,7 @@ export class Session {
       },
       async csrfSecret(s, make) {
         await s.#load();
-        if (s.#csrf === undefined) {
+        if (s.#csrf === undefined && make !== undefined) {
           s.#csrf = make();
           s.#dirty = true;
         }
@@ -195,7 +195,6 @@ if (!Object.hasOwn(Context.prototype, 'session')) {
 }
 
 declare module '../context.ts' {
-  // biome-ignore lint/correctness/noUnusedVariables: the type parameters must match the class's
   interface Context<E extends Env = Env, I = {}> {
     /** The session (needs `app.use(session({ keys }))`); see `Session`. */
     readonly session: Session;

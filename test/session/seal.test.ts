@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url } from '../../src/base64url.ts';
 import { checkSecrets, sealer } from '../../src/session/seal.ts';
 
-const KEY_A = 'a'.repeat(16) + '-first-secret-0123';
-const KEY_B = 'b'.repeat(16) + '-second-secret-456';
-const KEY_C = 'c'.repeat(16) + '-third-secret-7890';
+const KEY_A = 'aaaaaaaaaaaaaaaa-first-secret-0123';
+const KEY_B = 'bbbbbbbbbbbbbbbb-second-secret-456';
+const KEY_C = 'cccccccccccccccc-third-secret-7890';
 
 describe('base64url', () => {
   it('round-trips any bytes', () => {

@@ -1,0 +1,187 @@
+// cors(): which other origins may read this app's responses. Everything the options decide is
+// worked out at registration; a request pays for a header lookup and, when allowed, a few sets.
+import type { Handler } from '../compose.ts';
+import type { Context } from '../context.ts';
+import { HttpError } from '../errors.ts';
+import { isOriginSyntax, normalizeOrigin } from '../origin.ts';
+
+export interface CorsOptions {
+  /**
+   * Who may read responses: `'*'` (anyone, without credentials; the default), one origin, a list,
+   * or a function of the request's Origin that answers true to allow it (or the origin to send).
+   */
+  origin?: string | readonly string[] | ((origin: string, c: Context<any, any>) => boolean | string | null | undefined);
+  /** Methods a preflight allows. Default GET, HEAD, PUT, POST, DELETE, PATCH. */
+  methods?: readonly string[];
+  /** Request headers a preflight allows. Default: the ones the browser asks for (each checked to be a header name). */
+  headers?: readonly string[];
+  /** Response headers the page's script may read beyond the safelisted ones. */
+  exposeHeaders?: readonly string[];
+  /** Let the browser send cookies and read the response (`Access-Control-Allow-Credentials`). Not with `origin: '*'`. */
+  credentials?: boolean;
+  /** Seconds a browser may cache a preflight answer. Default 600. */
+  maxAge?: number;
+}
+
+/** Which rule refused a request. */
+export type CorsRule = 'origin' | 'method' | 'headers';
+
+declare module '../event-map.ts' {
+  interface EventMap {
+    /** cors() refused an origin, or a preflight's method or headers. The answer carries no Access-Control-Allow-Origin. */
+    'cors:rejected': { rule: CorsRule; origin: string; method: string; path: string; preflight: boolean };
+  }
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const DEFAULT_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH'];
+/** Methods a browser never preflights: always allowed. */
+const SIMPLE_METHODS = new Set(['GET', 'HEAD', 'POST']);
+/** Bounds on what a preflight may ask for; real browsers stay far below. */
+const MAX_REQUEST_HEADERS = 64;
+const MAX_REQUEST_HEADERS_LENGTH = 4096;
+const MAX_ECHO = 200;
+
+type OriginRule = (origin: string, c: Context<any, any>) => string | null;
+
+/**
+ * Answer preflights (`OPTIONS` with `Access-Control-Request-Method`) with 204 and the allowed
+ * methods, headers and max-age, and add `Access-Control-Allow-Origin` to the responses of
+ * allowed origins. A refused origin gets no CORS header: the browser then hides the response
+ * from the page. Register it where preflights reach it (`app.use('/api', cors(…))`): it
+ * also runs for paths with no OPTIONS route. See docs/cors.md.
+ *
+ * @example
+ * app.use('/api', cors({ origin: ['https://app.example'], credentials: true, maxAge: 3600 }));
+ */
+export function cors(options: CorsOptions = {}): Handler {
+  const credentials = options.credentials === true;
+  const rule = originRule(options.origin ?? '*', credentials);
+  const wildcard = options.origin === undefined || options.origin === '*';
+  const methods = tokens(options.methods ?? DEFAULT_METHODS, 'methods');
+  const allowedMethods = new Set(methods);
+  const allowMethods = methods.join(', ');
+  const fixedHeaders = options.headers === undefined ? undefined : tokens(options.headers, 'headers').map((h) => h.toLowerCase());
+  const allowedHeaders = fixedHeaders === undefined ? undefined : new Set(fixedHeaders);
+  const expose =
+    options.exposeHeaders === undefined || options.exposeHeaders.length === 0 ? undefined : tokens(options.exposeHeaders, 'exposeHeaders').join(', ');
+  const maxAge = options.maxAge ?? 600;
+  if (!Number.isInteger(maxAge) || maxAge < 0) throw new RangeError('cors(): maxAge is a whole number of seconds');
+
+  const refuse = (c: Context<any, any>, why: CorsRule, origin: string, preflight: boolean, detail: string): never => {
+    c.emit('cors:rejected', () => ({ rule: why, origin, method: c.req.method, path: c.req.path, preflight }));
+    if (!wildcard) c.header('vary', 'Origin', { append: true });
+    throw new HttpError(403, `CORS: ${detail}`);
+  };
+
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const preflight = origin !== undefined && c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined;
+    if (!preflight) {
+      const allow = origin === undefined ? null : rule(origin, c);
+      if (origin !== undefined && allow === null)
+        c.emit('cors:rejected', () => ({ rule: 'origin', origin, method: c.req.method, path: c.req.path, preflight: false }));
+      await next();
+      if (allow === null && wildcard) return;
+      editHeaders(c, (headers) => {
+        // The answer depends on Origin unless it is `*` for everyone: caches must keep one per origin.
+        if (!wildcard) appendVary(headers, 'Origin');
+        if (allow === null) return;
+        headers.set('access-control-allow-origin', allow);
+        if (credentials) headers.set('access-control-allow-credentials', 'true');
+        if (expose !== undefined) headers.set('access-control-expose-headers', expose);
+      });
+      return;
+    }
+    const allow = rule(origin, c);
+    if (allow === null) refuse(c, 'origin', origin, true, `origin ${echo(origin)} is not allowed`);
+    const method = c.req.header('access-control-request-method') as string;
+    if (!TOKEN.test(method)) refuse(c, 'method', origin, true, 'Access-Control-Request-Method is not a method name');
+    if (!SIMPLE_METHODS.has(method) && !allowedMethods.has(method)) refuse(c, 'method', origin, true, `method ${echo(method)} is not allowed`);
+    const requested = requestedHeaders(c.req.header('access-control-request-headers'));
+    if (requested === null) refuse(c, 'headers', origin, true, 'Access-Control-Request-Headers is not a list of header names');
+    if (allowedHeaders !== undefined) {
+      const denied = requested!.find((h) => !allowedHeaders.has(h));
+      if (denied !== undefined) refuse(c, 'headers', origin, true, `header ${echo(denied)} is not allowed`);
+    }
+    const headers: Record<string, string> = {
+      'access-control-allow-origin': allow!,
+      'access-control-allow-methods': allowMethods,
+      'access-control-max-age': String(maxAge),
+    };
+    if (credentials) headers['access-control-allow-credentials'] = 'true';
+    const allowHeaders = fixedHeaders === undefined ? requested!.join(', ') : fixedHeaders.join(', ');
+    if (allowHeaders !== '') headers['access-control-allow-headers'] = allowHeaders;
+    // What the answer depends on: caches keep one per origin, and per request headers when they are reflected.
+    const vary = [wildcard ? '' : 'Origin', fixedHeaders === undefined ? 'Access-Control-Request-Headers' : ''].filter(Boolean).join(', ');
+    if (vary !== '') headers.vary = vary;
+    return new Response(null, { status: 204, headers });
+  };
+}
+
+/** The origin option as a function from a request's Origin to the value to send (null: refused). */
+function originRule(option: NonNullable<CorsOptions['origin']>, credentials: boolean): OriginRule {
+  if (option === '*') {
+    if (credentials) throw new TypeError('cors(): origin "*" cannot be used with credentials: list the origins that may send cookies');
+    return () => '*';
+  }
+  if (typeof option === 'function') {
+    return (origin, c) => {
+      if (!isOriginSyntax(origin) && origin !== 'null') return null;
+      const answer = option(origin, c);
+      if (answer === true) return origin;
+      if (typeof answer === 'string' && answer === origin) return origin;
+      return null;
+    };
+  }
+  const list = typeof option === 'string' ? [option] : option;
+  if (!Array.isArray(list)) throw new TypeError('cors(): origin is "*", an origin, a list of origins or a function');
+  if (list.includes('*')) throw new TypeError('cors(): "*" cannot be one origin in a list: use origin: "*" alone');
+  const allowed = new Set(list.map((o) => normalizeOrigin(o, 'cors()')));
+  return (origin) => (allowed.has(origin) ? origin : null);
+}
+
+function tokens(list: readonly string[], option: string): string[] {
+  if (!Array.isArray(list)) throw new TypeError(`cors(): ${option} is a list of names`);
+  for (const name of list)
+    if (typeof name !== 'string' || !TOKEN.test(name)) throw new TypeError(`cors(): ${JSON.stringify(name)} in ${option} is not a valid name`);
+  return [...list];
+}
+
+/** The names in Access-Control-Request-Headers, lower-cased; null when any is not a header name (CR/LF included) or there are too many. */
+function requestedHeaders(value: string | undefined): string[] | null {
+  if (value === undefined || value.trim() === '') return [];
+  if (value.length > MAX_REQUEST_HEADERS_LENGTH) return null;
+  const names = value.split(',').map((s) => s.trim().toLowerCase());
+  if (names.length > MAX_REQUEST_HEADERS) return null;
+  for (const name of names) if (!TOKEN.test(name)) return null;
+  return [...new Set(names)];
+}
+
+/** Change the response's headers, copying the response first when they are immutable (a fetch() response). */
+function editHeaders(c: Context<any, any>, edit: (headers: Headers) => void): void {
+  try {
+    edit(c.res.headers);
+  } catch {
+    // An immutable Headers throws on the first change, so nothing was applied yet.
+    c.res = new Response(c.res.body, c.res);
+    edit(c.res.headers);
+  }
+}
+
+function appendVary(headers: Headers, name: string): void {
+  const current = headers.get('vary');
+  if (current === null) headers.set('vary', name);
+  else if (
+    current.trim() !== '*' &&
+    !current
+      .toLowerCase()
+      .split(',')
+      .some((v) => v.trim() === name.toLowerCase())
+  )
+    headers.set('vary', `${current}, ${name}`);
+}
+
+function echo(value: string): string {
+  return JSON.stringify(value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value).slice(1, -1);
+}

@@ -1,0 +1,2 @@
+// rove/cors: Cross-Origin Resource Sharing headers and preflight answers.
+export { type CorsOptions, type CorsRule, cors } from './cors.ts';
