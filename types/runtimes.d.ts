@@ -21,6 +21,8 @@ declare namespace Deno {
   const pid: number;
   function exit(code?: number): never;
   function readTextFile(path: string): Promise<string>;
+  function stat(path: string): Promise<{ isFile: boolean; size: number; mtime: Date | null }>;
+  function open(path: string): Promise<{ readable: ReadableStream<Uint8Array> }>;
   function addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   const version: { deno: string; v8: string; typescript: string };
 }
@@ -32,4 +34,5 @@ declare const Bun: {
   };
   env: Record<string, string | undefined>;
   version: string;
+  file(path: string): Blob;
 };

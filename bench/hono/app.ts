@@ -14,6 +14,7 @@ import { paramsSchema, validationProblem } from '../shared/schema.ts';
 type Env = { Variables: { requestId: string; claims: Record<string, unknown> } };
 
 export const app = new Hono<Env>();
+// The entries add the app-layer routes (addAppLayer), with the runtime's serveStatic.
 
 app.get('/test', (c) => c.json({ hello: 'world!' }));
 app.get('/text', (c) => c.text('Hello world'));

@@ -1,7 +1,11 @@
 import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
 import { app } from './app.ts';
+import { addAppLayer } from './app-layer.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
 dbRoutesFromEnv(app, (n) => process.env[n]);
+
+addAppLayer(app, serveStatic);
 
 serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1' });

@@ -11,6 +11,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** Answers with a 3xx status (a 304 scenario expects them). */
+  status3xx: number;
   durationS: number;
 }
 
@@ -29,6 +31,7 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  '3xx': number;
   duration: number;
 }
 
@@ -64,6 +67,7 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
           errors: r.errors,
           timeouts: r.timeouts,
           non2xx: r.non2xx,
+          status3xx: r['3xx'] ?? 0,
           durationS: r.duration,
         });
       },

@@ -1,10 +1,13 @@
 // The bare node:http peer: no Request/Response objects at all, one writeHead
 // and one end per response. The ceiling for Node.
+import { createReadStream, stat } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, STATIC_CACHE_CONTROL } from '../shared/app-layer.ts';
 import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../shared/fixtures.ts';
 import { eachMeta, escapeHtml, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
 import { paramsSchema, validationProblem } from '../shared/schema.ts';
+import { etagOf, matches } from './app-layer.ts';
 import { nodeDbRoutes } from './db.ts';
 
 const log = new RingLog();
@@ -43,6 +46,29 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 const dbRoute = nodeDbRoutes((n) => process.env[n]);
+// /static/app.css: a stat for the ETag, then the file streamed (BENCH.md: the runtime's own file response).
+const CSS = `${PUBLIC_DIR}/app.css`;
+function serveCss(req: IncomingMessage, res: ServerResponse): void {
+  stat(CSS, (err, info) => {
+    if (err || !info.isFile()) return send(res, 404, 'text/plain; charset=utf-8', 'Not Found');
+    const etag = etagOf(info.size, info.mtimeMs);
+    if (matches(header(req, 'if-none-match'), etag)) {
+      res.writeHead(304, { etag, 'cache-control': STATIC_CACHE_CONTROL });
+      return res.end();
+    }
+    res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'content-length': info.size, etag, 'cache-control': STATIC_CACHE_CONTROL });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(CSS).pipe(res);
+  });
+}
+
+const PREFLIGHT = {
+  'access-control-allow-origin': CORS_ORIGIN,
+  'access-control-allow-methods': CORS_METHODS.join(','),
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': String(CORS_MAX_AGE),
+  vary: 'Origin',
+};
 
 const server = createServer((req, res) => {
   if (dbRoute(req, res)) return;
@@ -50,6 +76,11 @@ const server = createServer((req, res) => {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
 
+  if (path === '/static/app.css' && (req.method === 'GET' || req.method === 'HEAD')) return serveCss(req, res);
+  if (path === '/api/data' && req.method === 'OPTIONS') {
+    res.writeHead(204, header(req, 'origin') === CORS_ORIGIN ? PREFLIGHT : { vary: 'Origin' });
+    return res.end();
+  }
   if (req.method === 'GET') {
     switch (path) {
       case '/test':

@@ -11,6 +11,7 @@ import { paramsSchema } from '../../bench/shared/schema.ts';
 import { App, validate } from '../../src/index.ts';
 import { createViews } from '../../src/views/index.ts';
 import { createWorkerPool } from '../../src/workers/index.ts';
+import { type AppLayerOptions, addAppLayer } from './app-layer.ts';
 import { templates } from './views.ts';
 
 type Vars = { requestId: string; claims: Record<string, unknown> };
@@ -20,6 +21,8 @@ export interface BenchAppOptions {
   listener?: boolean;
   /** Give the app a worker pool (the `test-worker` scenario); without one /test-worker answers 503. */
   workers?: boolean;
+  /** The app-layer scenarios' runtime parts (serveStatic). */
+  appLayer?: AppLayerOptions;
 }
 
 const ITEMS = Array.from({ length: 50 }, (_, i) => i);
@@ -102,5 +105,6 @@ export function createBenchApp(options: BenchAppOptions = {}) {
   });
   app.get('/chain', (c) => c.json({ hello: 'chain', sub: c.get('claims').sub }));
 
+  addAppLayer(app, options.appLayer);
   return app;
 }

@@ -1,9 +1,11 @@
 import { serve } from '../../adapters/deno.ts';
+import { serveStatic } from '../../adapters/static-deno.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
-const app = dbRoutesFromEnv(createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', workers: Deno.env.get('BENCH_WORKERS') === '1' }), (n) =>
-  Deno.env.get(n),
+const app = dbRoutesFromEnv(
+  createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', workers: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
+  (n) => Deno.env.get(n),
 );
 serve(app, {
   port: Number(Deno.env.get('PORT') ?? 8000),

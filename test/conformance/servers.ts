@@ -1,6 +1,6 @@
 // Starts an example app on one runtime, on a free loopback port, as a direct
 // child process of the runtime binary, and stops it by pid.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
@@ -38,6 +38,8 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string, b
     case 'deno-deploy':
       return { bin: resolveBin('deno'), args: ['serve', ...DENO, '--host', '127.0.0.1', '--port', String(port), `${dir}/deploy.ts`] };
     case 'workerd': {
+      // An example with its own wrangler.toml (assets, KV) runs under Miniflare: see miniflare.ts.
+      if (existsSync(join(ROOT, dir, 'wrangler.toml'))) return { bin: resolveBin('node'), args: ['--import', 'tsx', 'test/conformance/miniflare.ts', dir] };
       bundleWorker(join(ROOT, dir, 'worker.ts'), join(scratch, 'worker.js'));
       const config = workerdConfig({ port, module: 'worker.js', compatibilityFlags: ['nodejs_compat'], bindings: { ...wranglerVars(), ...bindings } });
       writeFileSync(join(scratch, 'config.capnp'), config);

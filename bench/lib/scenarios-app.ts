@@ -1,0 +1,119 @@
+// Issue 12's app-layer scenarios (BENCH.md "Round 2 scenarios"): static files, a 304,
+// a session read, a CORS preflight, security headers and a CSRF-checked form post.
+// Each framework makes its own cookie, token and ETag, so the scenarios that need one
+// take it from a setup request sent to the target first (Scenario.setup).
+import { CORS_ORIGIN, CSS_SIZE, SESSION_BODY, STATIC_CACHE_CONTROL } from '../shared/app-layer.ts';
+import type { FrameworkId } from './config.ts';
+import type { ProbeResponse } from './http.ts';
+import type { Expectation, RequestSpec, Scenario, Setup } from './scenarios.ts';
+
+type Simple = (id: string, title: string, request: RequestSpec, expect: Expectation, more?: Partial<Omit<Scenario, 'id' | 'title' | 'request'>>) => Scenario;
+
+// rove-fs is the file-routes variant of the bench app: it adds nothing to these middleware scenarios.
+const WITH_RAW: readonly FrameworkId[] = ['rove', 'hono', 'raw'];
+const NO_RAW: readonly FrameworkId[] = ['rove', 'hono'];
+
+/** `name=value` of every Set-Cookie, joined as a Cookie header. */
+function cookiesOf(res: ProbeResponse): string {
+  const set = res.headers['set-cookie'];
+  const lines = Array.isArray(set) ? set : set === undefined ? [] : [set];
+  return lines.map((line) => line.split(';')[0]!.trim()).join('; ');
+}
+
+function header(res: ProbeResponse, name: string): string {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v.join(', ') : (v ?? '');
+}
+
+const withHeaders = (request: RequestSpec, headers: Record<string, string>): RequestSpec => ({ ...request, headers: { ...request.headers, ...headers } });
+
+/** GET /static/app.css once; the load then asks again with If-None-Match set to its ETag. */
+const ETAG_SETUP: Setup = {
+  request: { method: 'GET', path: '/static/app.css' },
+  apply: (res, request) => withHeaders(request, { 'if-none-match': header(res, 'etag') }),
+};
+
+/** GET /session/start sets the session cookie (and answers the CSRF token as JSON `{"token":…}`). */
+const SESSION_SETUP: Setup = {
+  request: { method: 'GET', path: '/session/start' },
+  apply: (res, request, port) => {
+    let token = '';
+    try {
+      token = String((JSON.parse(res.body) as { token?: unknown }).token ?? '');
+    } catch {
+      // no token: the check that follows reports the failure
+    }
+    const out = withHeaders(request, { cookie: cookiesOf(res) });
+    if (request.method !== 'POST') return out;
+    // The form post comes from the target's own origin, with the token of its session.
+    return { ...withHeaders(out, { origin: `http://127.0.0.1:${port}` }), body: request.body?.replace('{token}', encodeURIComponent(token)) };
+  },
+};
+
+const CSS_HEADERS = { etag: /^(W\/)?"[^"]+"$/, 'cache-control': STATIC_CACHE_CONTROL, 'content-length': String(CSS_SIZE) };
+
+export function appLayerScenarios(simple: Simple): Scenario[] {
+  return [
+    simple(
+      'static',
+      'Static file: 4 KiB CSS with ETag',
+      { method: 'GET', path: '/static/app.css' },
+      {
+        status: 200,
+        contentType: 'text/css',
+        headers: CSS_HEADERS,
+        bodyCheck: (body) => (body.length === CSS_SIZE && body.startsWith('/* The bench') ? null : `expected the ${CSS_SIZE}-byte CSS file`),
+      },
+      { frameworks: WITH_RAW, needs: 'rove/static' },
+    ),
+    simple(
+      'static-304',
+      'Static file: 304 to If-None-Match',
+      { method: 'GET', path: '/static/app.css' },
+      { status: 304, contentType: '', body: '' },
+      { frameworks: WITH_RAW, needs: 'rove/static', setup: ETAG_SETUP },
+    ),
+    simple(
+      'session-read',
+      'Session read from a cookie',
+      { method: 'GET', path: '/session' },
+      { status: 200, contentType: 'application/json', body: SESSION_BODY },
+      { frameworks: NO_RAW, needs: 'rove/session', setup: SESSION_SETUP },
+    ),
+    simple(
+      'cors-preflight',
+      'CORS preflight',
+      {
+        method: 'OPTIONS',
+        path: '/api/data',
+        headers: { origin: CORS_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      },
+      {
+        status: 204,
+        contentType: '',
+        headers: {
+          'access-control-allow-origin': CORS_ORIGIN,
+          'access-control-allow-methods': /^GET, ?POST$/i,
+          'access-control-allow-headers': /^content-type$/i,
+          'access-control-max-age': '600',
+          vary: /\bOrigin\b/i,
+        },
+      },
+      { frameworks: WITH_RAW, needs: 'rove/cors' },
+    ),
+    simple(
+      'secure-headers',
+      'JSON with the default security headers',
+      { method: 'GET', path: '/secure' },
+      { status: 200, contentType: 'application/json', body: '{"ok":true}', headers: { 'x-content-type-options': 'nosniff', 'referrer-policy': /.+/ } },
+      { frameworks: NO_RAW, needs: 'rove/secure-headers' },
+    ),
+    simple(
+      'csrf-post',
+      'Form POST with a valid CSRF token',
+      { method: 'POST', path: '/form', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=bench&_csrf={token}' },
+      { status: 200, contentType: 'text/plain', body: 'ok bench' },
+      { frameworks: NO_RAW, needs: 'rove/csrf', setup: SESSION_SETUP },
+    ),
+  ];
+}

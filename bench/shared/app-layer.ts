@@ -1,0 +1,17 @@
+// Fixtures of the app-layer scenarios (static, static-304, session-read, cors-preflight,
+// secure-headers, csrf-post; BENCH.md "Round 2 scenarios"), shared by the Rove, Hono
+// and raw bench apps so that every framework serves the same bytes and headers.
+
+/** Directory holding `app.css` (4,096 bytes; served as /static/app.css), relative to the repository root. */
+export const PUBLIC_DIR = 'bench/shared/public';
+export const CSS_SIZE = 4096;
+export const STATIC_CACHE_CONTROL = 'public, max-age=3600';
+
+/** 32+ bytes: what rove/session asks of a key. Hono's signed cookie uses the same secret. */
+export const SESSION_SECRET = 'bench-session-secret-0123456789abcdef';
+export const SESSION_DATA = { user: 'bench-user', visits: 1 } as const;
+export const SESSION_BODY = '{"user":"bench-user","visits":1}';
+
+export const CORS_ORIGIN = 'https://app.example';
+export const CORS_METHODS = ['GET', 'POST'] as const;
+export const CORS_MAX_AGE = 600;

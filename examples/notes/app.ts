@@ -1,0 +1,135 @@
+// The notes app: pages rendered from views, a login form, a server-side session, CSRF
+// protection, a JSON API for another origin (CORS + Bearer JWT), an admin page behind
+// basic auth, security headers with a CSP nonce, ETags, a request id and compression.
+// The entries (node.ts, deno.ts, bun.ts, deploy.ts, worker.ts) only choose the session
+// store, whether to compress, and where the static files are.
+import { App, type Context, HttpError } from 'rove';
+import { basicAuth, jwt, jwtPayload } from 'rove/auth';
+import { compress } from 'rove/compress';
+import { cors } from 'rove/cors';
+import { csrf, csrfToken } from 'rove/csrf';
+import { etag } from 'rove/etag';
+import { requestId } from 'rove/request-id';
+import { cspNonce, NONCE, secureHeaders } from 'rove/secure-headers';
+import { type SessionStore, session } from 'rove/session';
+import { serveStatic } from 'rove/static';
+import { createViews } from 'rove/views';
+import type { NotesConfig } from './config.ts';
+import { NoteStore, noteText } from './notes-store.ts';
+import views from './views.gen.ts';
+
+export { DEV_CONFIG, type NotesConfig, notesConfig } from './config.ts';
+
+export interface NotesOptions extends NotesConfig {
+  /** Where sessions live: `memoryStore()` on one process, `kvStore(...)` on Workers. */
+  store: SessionStore;
+  /** Compress responses (Node, Deno, Bun); Workers and Deno Deploy compress at the platform. */
+  compress?: boolean;
+  /** The directory served as /static on Node, Deno, Bun and Deploy; Workers serve it through `[assets]`. */
+  publicDir?: string;
+  /** The notebook; tests may pass their own. */
+  notes?: NoteStore;
+}
+
+const NAME = /^[\p{L}\p{N}_.-]{1,40}$/u;
+
+/**
+ * Builds the notes app.
+ *
+ * @example
+ * const app = createNotesApp({ ...notesConfig(process.env), store: memoryStore(), compress: true, publicDir: './public' });
+ */
+export function createNotesApp(o: NotesOptions): App {
+  const notes = o.notes ?? new NoteStore();
+  const app = new App({ views: createViews({ compiled: views }) });
+
+  app.use(requestId());
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: [NONCE],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    }),
+  );
+  // The pages are small: gzip already pays off from a few hundred bytes.
+  if (o.compress) app.use(compress({ threshold: 256 }));
+  app.use('/static', serveStatic({ root: o.publicDir ?? './public', prefix: '/static', cacheControl: 'public, max-age=3600' }));
+  // Sessions for everything but the static files and the token-authenticated API.
+  const sessions = session({ keys: [o.sessionSecret], store: o.store });
+  // Form posts must come from this site and carry the session's token.
+  const forms = csrf();
+  app.use('/api', cors({ origin: o.allowedOrigin, methods: ['GET', 'POST'], headers: ['content-type', 'authorization'], maxAge: 600 }));
+
+  const user = async (c: Context): Promise<string | undefined> => {
+    const name = await c.session.get('name');
+    return typeof name === 'string' ? name : undefined;
+  };
+  const page = async (c: Context, view: string, data: Record<string, unknown> = {}) =>
+    c.render(view, { ...data, user: await user(c), csrf: await csrfToken(c), nonce: cspNonce(c) });
+
+  app.get('/', sessions, forms, async (c) => {
+    const name = await user(c);
+    return page(c, 'home', { notes: name === undefined ? [] : notes.list(name) });
+  });
+
+  app.get('/login', sessions, forms, (c) => page(c, 'login'));
+
+  app.post('/login', sessions, forms, async (c) => {
+    const form = await c.req.form();
+    const name = typeof form.name === 'string' ? form.name.trim() : '';
+    if (!NAME.test(name)) throw new HttpError(400, 'name: 1 to 40 letters, digits, _ . or -');
+    // A new session id at login: a cookie planted before login is worth nothing after it.
+    await c.session.regenerate();
+    await c.session.set('name', name);
+    return c.redirect('/', 303);
+  });
+
+  app.post('/logout', sessions, forms, async (c) => {
+    await c.session.destroy();
+    return c.redirect('/', 303);
+  });
+
+  app.get('/me', sessions, async (c) => {
+    const name = await user(c);
+    if (name === undefined) throw new HttpError(401, 'Not logged in');
+    return c.json({ name });
+  });
+
+  app.post('/notes', sessions, forms, async (c) => {
+    const name = await user(c);
+    if (name === undefined) return c.redirect('/login', 303);
+    const text = noteText((await c.req.form()).text);
+    if (text === null) throw new HttpError(400, 'text: 1 to 500 characters');
+    notes.add(name, text);
+    return c.redirect('/', 303);
+  });
+
+  app.get('/api/notes', sessions, etag(), async (c) => {
+    const name = await user(c);
+    if (name === undefined) throw new HttpError(401, 'Not logged in');
+    return c.json(notes.list(name));
+  });
+
+  // The API takes a Bearer JWT instead of the session cookie, so cross-site form posts can't reach it.
+  app.post('/api/notes', jwt({ secret: o.jwtSecret, alg: 'HS256', requiredClaims: ['sub'] }), async (c) => {
+    const sub = jwtPayload(c).sub;
+    if (typeof sub !== 'string' || !NAME.test(sub)) throw new HttpError(403, 'the token names no valid user (sub)');
+    const body = await c.req.json<{ text?: unknown }>();
+    const text = noteText(body?.text);
+    if (text === null) throw new HttpError(400, 'text: 1 to 500 characters');
+    return c.json(notes.add(sub, text), 201);
+  });
+
+  app.get('/admin', basicAuth({ username: 'admin', password: o.adminPassword, realm: 'notes admin' }), (c) =>
+    c.render('admin', { users: notes.users, notes: notes.count, nonce: cspNonce(c) }),
+  );
+
+  return app;
+}

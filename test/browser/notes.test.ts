@@ -1,0 +1,103 @@
+// examples/notes in a real browser: Debian's chromium driven by playwright-core.
+// Logs in through the form, checks the stylesheet and the nonced script, adds a note,
+// and checks that the Content-Security-Policy blocks an inline script without the nonce.
+// Runs against the node and workers entries (ROVE_BROWSER_RUNTIMES=node,deno,... for others).
+// Chromium comes from scripts/install-chromium.sh (CI runs it); see README "Browser tests".
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNTIMES, type Running, type Runtime, start } from '../conformance/servers.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const wanted = (process.env.ROVE_BROWSER_RUNTIMES ?? 'node,workerd').split(',').map((s) => s.trim());
+const runtimes = RUNTIMES.filter((r) => wanted.includes(r));
+const present = existsSync(CHROMIUM);
+
+// Without chromium the tests say so; in CI (which installs it) its absence is a failure.
+if (!present && process.env.CI) throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh`);
+if (!present) console.warn(`browser tests skipped: ${CHROMIUM} is missing (scripts/install-chromium.sh installs it)`);
+
+describe.skipIf(!present).each(runtimes)('examples/notes in Chromium on %s', (runtime: Runtime) => {
+  let server: Running;
+  let browser: BrowserContext;
+  let profile: string;
+  beforeAll(async () => {
+    server = await start(runtime, 'examples/notes', '/');
+    profile = mkdtempSync(join(tmpdir(), 'rove-chromium-'));
+    // A fresh profile each run; playwright passes it as --user-data-dir.
+    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 60_000 });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('logs in, lands on / styled, runs only the nonced script, and adds a note', async () => {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+    });
+
+    await page.goto(`${server.url}/login`);
+    expect(await page.locator('input[type=hidden][name=_csrf]').getAttribute('value')).toBeTruthy();
+    await page.fill('input[name=name]', 'ada');
+    await Promise.all([page.waitForURL(`${server.url}/`), page.click('button[type=submit]')]);
+    await page.waitForLoadState('load');
+
+    expect(await page.textContent('h1')).toBe('Notes of ada');
+    // The stylesheet is applied: its colours and reset reach the computed style.
+    const style = await page.evaluate(() => ({
+      brand: getComputedStyle(document.querySelector('.brand')!).color,
+      bodyMargin: getComputedStyle(document.body).marginTop,
+    }));
+    expect(style).toEqual({ brand: 'rgb(47, 111, 222)', bodyMargin: '0px' });
+    // The layout's nonced inline script ran.
+    expect(await page.evaluate(() => document.documentElement.dataset.script)).toBe('nonced');
+
+    // An inline script without the nonce (what an injection would add) is blocked by the CSP.
+    const outcome = await page.evaluate(
+      () =>
+        new Promise<{ ran: boolean; violated: string | null }>((resolve) => {
+          let violated: string | null = null;
+          document.addEventListener('securitypolicyviolation', (e) => {
+            violated = e.effectiveDirective;
+          });
+          const s = document.createElement('script');
+          s.textContent = 'window.__unnonced = true;';
+          document.body.append(s);
+          setTimeout(() => resolve({ ran: (window as unknown as { __unnonced?: boolean }).__unnonced === true, violated }), 300);
+        }),
+    );
+    expect(outcome).toEqual({ ran: false, violated: 'script-src-elem' });
+    // The same script with the page's nonce runs: the policy is the nonce, not "no scripts".
+    const nonced = await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.nonce = document.querySelector<HTMLScriptElement>('script[nonce]')!.nonce;
+      s.textContent = 'window.__nonced = true;';
+      document.body.append(s);
+      return (window as unknown as { __nonced?: boolean }).__nonced === true;
+    });
+    expect(nonced).toBe(true);
+    expect(violations.length).toBeGreaterThan(0);
+
+    await page.fill('input[name=text]', 'written in Chromium <b>not bold</b>');
+    await Promise.all([page.waitForURL(`${server.url}/`), page.click('form.add button[type=submit]')]);
+    expect(await page.locator('ul.notes li').allTextContents()).toContain('written in Chromium <b>not bold</b>');
+    expect(await page.locator('ul.notes b').count()).toBe(0);
+    await page.close();
+  }, 90_000);
+});
