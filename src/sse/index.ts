@@ -112,8 +112,9 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
 
   const lastEventId = c.req.header('last-event-id');
   const stream: SSEStream = {
-    send: (message) => enqueue(encoder.encode(formatEvent(message))),
-    comment: (text) => enqueue(encoder.encode(`${comment(text)}\n`)),
+    // async: a refused field rejects the promise rather than throwing where the call is made.
+    send: async (message) => enqueue(encoder.encode(formatEvent(message))),
+    comment: async (text) => enqueue(encoder.encode(`${comment(text)}\n`)),
     lastEventId,
     signal,
     get aborted() {
