@@ -86,7 +86,8 @@ export function toNodeUpgradeListener(app: App<any>, env: unknown = process.env,
     const res = new ServerResponse(incoming);
     res.assignSocket(socket as never);
     res.shouldKeepAlive = false;
-    res.on('finish', () => socket.end());
+    // The socket carries no further request: close it once the answer is written.
+    res.on('finish', () => (socket as Duplex & { destroySoon(): void }).destroySoon());
     const host = incoming.headers.host;
     if (host !== undefined && invalidHost(host)) {
       refuse(res, BAD_HOST);
