@@ -7,8 +7,11 @@ import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-
 
 export type { ServeHandle, ServeOptions } from './serve-options.ts';
 
+import { upgradeOf } from '../src/websocket/protocol.ts';
 import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from './processes.ts';
 import { startServer } from './server.ts';
+import { bunWebSocketHandlers, upgradeBun } from './websocket-bun.ts';
+import { OpenSockets } from './websockets.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Bun APIs used here, declared so the file type-checks without bun-types.
@@ -17,6 +20,7 @@ interface BunServer {
   hostname: string;
   stop(closeActiveConnections?: boolean): Promise<void>;
   requestIP(request: Request): { address: string } | null;
+  upgrade(request: Request, options: { data: any; headers?: HeadersInit }): boolean;
 }
 declare const Bun: {
   serve(options: {
@@ -24,7 +28,8 @@ declare const Bun: {
     hostname?: string;
     idleTimeout?: number;
     reusePort?: boolean;
-    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
+    fetch: (request: Request, server: BunServer) => Response | undefined | Promise<Response | undefined>;
+    websocket: ReturnType<typeof bunWebSocketHandlers>;
     error: (error: unknown) => Response | Promise<Response>;
   }): BunServer;
   env: Record<string, string | undefined>;
@@ -64,6 +69,12 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address, check: checkHeaders });
   const idle = options.idleTimeoutMs;
   let server: BunServer | undefined;
+  const sockets = new OpenSockets();
+  // A WebSocket route's answer: Bun upgrades the connection (and wants no Response back).
+  const complete = (res: Response, request: Request, bun: BunServer) => {
+    const upgrade = upgradeOf(res);
+    return upgrade === undefined ? res : upgradeBun(upgrade, request, bun);
+  };
   const handle = startServer(app, options, pending, {
     runtime: 'bun',
     listen() {
@@ -73,16 +84,25 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
         ...(idle === undefined ? {} : { idleTimeout: Math.min(MAX_IDLE_SECONDS, Math.ceil(idle / 1000)) }),
         ...(inGroup ? { reusePort: true } : {}),
         // Bun relativises request.url when the Host is missing or odd: refuse those first.
-        fetch: (request, bun) => checkBunRequest(request) ?? app.handle(request, env, ctx, bun),
+        fetch: (request, bun) => {
+          const refused = checkBunRequest(request);
+          if (refused !== undefined) return refused;
+          const out = app.handle(request, env, ctx, bun);
+          return out instanceof Promise ? out.then((res) => complete(res, request, bun)) : complete(out, request, bun);
+        },
+        websocket: bunWebSocketHandlers(sockets),
         // Never Bun's development error page (50 KB of source and paths when NODE_ENV is unset).
         error: (error) => internalError(app.settings.dev ? error : undefined),
       });
       return { port: server.port, hostname: server.hostname };
     },
     stop: async () => {
+      // Open WebSockets close with 1001 (going away) first: Bun's stop waits for them.
+      void sockets.shutdown();
       await server?.stop(false);
     },
     cut: async () => {
+      sockets.terminate();
       await server?.stop(true);
     },
     ...processHooks('bun', process),

@@ -2,6 +2,7 @@ import type { App } from '../src/app.ts';
 import type { ExecutionContext } from '../src/context.ts';
 import { internalError } from '../src/errors.ts';
 import { watchGlobalErrors } from './global-errors.ts';
+import { completeWorker } from './websocket-workers.ts';
 
 const watched = new WeakSet<App<any>>();
 
@@ -39,7 +40,8 @@ export function toWorker<Bindings = Record<string, unknown>>(
     fetch(request, env, ctx) {
       try {
         const out = app.handle(request, env, ctx);
-        return out instanceof Promise ? out.catch((error) => escaped(app, error)) : out;
+        // A WebSocket route's answer becomes the 101 with the client's end of a WebSocketPair.
+        return out instanceof Promise ? out.then(completeWorker).catch((error) => escaped(app, error)) : completeWorker(out);
       } catch (error) {
         return escaped(app, error);
       }

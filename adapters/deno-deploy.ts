@@ -5,6 +5,7 @@ import { type DenoServeInfo, denoAddress, denoEnv } from './deno.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
+import { completeDeno } from './websocket-deno.ts';
 
 /** Rove's own 500 for anything that escaped (its message only in dev mode). */
 function escaped(app: App<any>, error: unknown): Response {
@@ -37,8 +38,11 @@ export function toDeploy(
     fetch(request, info) {
       // `deno serve` takes no onError from the module: anything thrown would get Deno's own 500.
       try {
-        const out = checkDenoRequest(request) ?? app.handle(request, (env ??= denoEnv()), ctx, info);
-        return out instanceof Promise ? out.catch((error) => escaped(app, error)) : out;
+        const refused = checkDenoRequest(request);
+        if (refused !== undefined) return refused;
+        const out = app.handle(request, (env ??= denoEnv()), ctx, info);
+        // A WebSocket route's answer becomes Deno's 101.
+        return out instanceof Promise ? out.then((res) => completeDeno(res, request)).catch((error) => escaped(app, error)) : completeDeno(out, request);
       } catch (error) {
         return escaped(app, error);
       }

@@ -10,6 +10,8 @@ export type { ServeHandle, ServeOptions } from './serve-options.ts';
 import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from './processes.ts';
 import { denoCommand } from './processes-deno.ts';
 import { type Address, startServer } from './server.ts';
+import { completeDeno } from './websocket-deno.ts';
+import { OpenSockets } from './websockets.ts';
 import { webWorkers } from './workers/web.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
@@ -77,6 +79,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
   app.bind({ runtime: 'deno', address: denoAddress, check: checkHeaders });
   let server: DenoServer | undefined;
+  const sockets = new OpenSockets();
   let listened!: (address: Address) => void;
   const listening = new Promise<Address>((resolve) => (listened = resolve));
   const handle = startServer(app, options, pending, {
@@ -91,16 +94,26 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
           // Anything that escapes (the app never throws; a runtime failure might): Rove's 500, not Deno's.
           onError: (error) => internalError(app.settings.dev ? error : undefined),
         },
-        (request, info) => checkDenoRequest(request) ?? app.handle(request, env, ctx, info),
+        (request, info) => {
+          const refused = checkDenoRequest(request);
+          if (refused !== undefined) return refused;
+          const out = app.handle(request, env, ctx, info);
+          // A WebSocket route's answer becomes Deno's 101.
+          return out instanceof Promise ? out.then((res) => completeDeno(res, request, sockets)) : completeDeno(out, request, sockets);
+        },
       );
       return listening;
     },
     stop: async () => {
+      // Open WebSockets close with 1001 (going away); shutdown() waits for them.
+      void sockets.shutdown();
       await server?.shutdown();
     },
     // Deno.serve cannot cut connections once shutdown() has begun (its abort signal then
     // throws BadResource): requests still running end with their handlers, or at exit.
-    cut() {},
+    cut() {
+      sockets.terminate();
+    },
     onSignal(handler) {
       if (inGroup) return childSignals(handler);
       const signals = ['SIGINT', 'SIGTERM'] as const;

@@ -1,12 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
+import { upgradeOf } from '../src/websocket/protocol.ts';
 import { processHooks } from './global-errors.ts';
 import { NodeRequest, targetAuthority } from './node-request.ts';
 import { check, headerObject, NodeResponse, respond } from './node-response.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from './serve-options.ts';
+import { upgradeNode } from './websocket-node.ts';
+import { OpenSockets } from './websockets.ts';
 
 export type { ServeHandle, ServeOptions } from './serve-options.ts';
 
@@ -64,6 +68,58 @@ export function toNodeListener(app: App<any>, env: unknown = process.env, pendin
       return;
     }
     send(out, res, incoming.method === 'HEAD', app);
+  };
+}
+
+/**
+ * The node:http 'upgrade' listener for an app: `serve()` installs it. The request runs through
+ * the app like any other; a WebSocket route's answer completes the upgrade (through `ws`), any
+ * other answer is written to the socket as a normal response, which then closes.
+ *
+ * @example
+ * const server = createServer(toNodeListener(app));
+ * server.on('upgrade', toNodeUpgradeListener(app));
+ */
+export function toNodeUpgradeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>(), open = new OpenSockets()) {
+  const ctx = backgroundContext(pending);
+  return (incoming: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => {}); // a reset before the answer is nobody's error
+    // A response on the raw socket, written by node:http's own code, for every answer that is not a 101.
+    const res = new ServerResponse(incoming);
+    res.assignSocket(socket as never);
+    res.shouldKeepAlive = false;
+    // The socket carries no further request: close it once the answer is written.
+    res.on('finish', () => (socket as Duplex & { destroySoon(): void }).destroySoon());
+    const host = incoming.headers.host;
+    if (host !== undefined && invalidHost(host)) {
+      refuse(res, BAD_HOST);
+      return;
+    }
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+      // node:http did not parse a body for an upgrade: refuse rather than read nothing.
+      refuse(res, 'Upgrade is only for GET');
+      return;
+    }
+    const target = incoming.url ?? '';
+    if (target.charCodeAt(0) !== 0x2f) {
+      refuse(res, target === '*' ? ASTERISK : BAD_TARGET);
+      return;
+    }
+    const done = (r: Response) => {
+      const upgrade = upgradeOf(r);
+      if (upgrade === undefined || incoming.method !== 'GET') return send(r, res, incoming.method === 'HEAD', app);
+      res.detachSocket(socket as never);
+      upgradeNode(upgrade, incoming, socket, head, open).catch(() => socket.destroy());
+    };
+    let out: Response | Promise<Response>;
+    try {
+      out = app.handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
+    } catch (error) {
+      fail(res, dev(app, error));
+      return;
+    }
+    if (out instanceof Promise) out.then(done, (error) => fail(res, dev(app, error)));
+    else done(out);
   };
 }
 
@@ -189,6 +245,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
     },
     toNodeListener(app, options.env ?? process.env, pending),
   );
+  const sockets = new OpenSockets();
+  server.on('upgrade', toNodeUpgradeListener(app, options.env ?? process.env, pending, sockets));
   if (t.idle !== undefined) server.keepAliveTimeout = t.idle;
   let sweep: ReturnType<typeof setInterval> | undefined;
   const driver: ServerDriver = {
@@ -204,6 +262,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
       }),
     stop: () =>
       new Promise<void>((resolve) => {
+        // Open WebSockets close with 1001 (going away); server.close waits for them.
+        void sockets.shutdown();
         server.close(() => {
           clearInterval(sweep);
           resolve();
@@ -212,7 +272,10 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
         server.closeIdleConnections();
         sweep = setInterval(() => server.closeIdleConnections(), 50);
       }),
-    cut: () => server.closeAllConnections(),
+    cut: () => {
+      sockets.terminate();
+      server.closeAllConnections();
+    },
     ...processHooks('node', process),
     ...(inGroup ? { onSignal: childSignals } : {}),
   };

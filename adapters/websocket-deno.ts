@@ -1,0 +1,74 @@
+// WebSockets on Deno and Deno Deploy: Deno.upgradeWebSocket does the handshake
+// and runs the idle timeout with its own ping/pong.
+import { errorResponse, HttpError } from '../src/errors.ts';
+import { type RawSocket, type SocketEvents, type Upgrade, upgradeOf } from '../src/websocket/protocol.ts';
+import type { OpenSockets } from './websockets.ts';
+
+declare const Deno: {
+  upgradeWebSocket(request: Request, options: { protocol?: string; idleTimeout?: number }): { socket: WebSocket; response: Response };
+};
+
+/** The response to send: `res` itself, or, when a WebSocket route asked for it, Deno's 101. */
+export function completeDeno(res: Response, request: Request, open?: OpenSockets): Response {
+  const upgrade = upgradeOf(res);
+  return upgrade === undefined ? res : upgradeDeno(upgrade, request, open);
+}
+
+function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | undefined): Response {
+  let socket: WebSocket;
+  let response: Response;
+  try {
+    ({ socket, response } = Deno.upgradeWebSocket(request, {
+      ...(upgrade.protocol === undefined ? {} : { protocol: upgrade.protocol }),
+      idleTimeout: Math.ceil(upgrade.idleTimeoutMs / 1000),
+    }));
+  } catch (error) {
+    // The core checked the handshake; whatever Deno still refuses is the client's fault.
+    return errorResponse(new HttpError(400, `WebSocket: ${(error as Error).message}`), null, false);
+  }
+  copyHeaders(upgrade.headers, response);
+  socket.binaryType = 'arraybuffer';
+  let sink: SocketEvents | undefined;
+  const raw: RawSocket = {
+    send(data) {
+      if (socket.readyState === 1) socket.send(data);
+    },
+    close: (code, reason) => socket.close(code, reason),
+    // Deno has no abort for a socket: a close without waiting is the nearest.
+    terminate: () => socket.close(),
+    buffered: () => socket.bufferedAmount,
+    drainEvents: false,
+    nativeIdle: true,
+  };
+  socket.onopen = () => {
+    sink = upgrade.accept(raw);
+    open?.add(sink, () => socket.close());
+  };
+  socket.onmessage = (event) => {
+    const data = event.data;
+    sink?.message(typeof data === 'string' ? data : new Uint8Array(data as ArrayBuffer));
+  };
+  socket.onclose = (event) => {
+    if (sink === undefined) return;
+    open?.delete(sink);
+    sink.closed(event.code, event.reason);
+  };
+  socket.onerror = (event) => {
+    // Deno reports a peer that vanished as an error before the close (1006): the close says it.
+    const error = (event as ErrorEvent).error;
+    if (error !== undefined) sink?.error(error);
+  };
+  return response;
+}
+
+/** The app's headers (cookies…) on the 101; skipped where the runtime's response is immutable. */
+export function copyHeaders(from: Headers, to: Response): void {
+  for (const [name, value] of from) {
+    if (name === 'content-type' || name === 'content-length') continue;
+    try {
+      to.headers.append(name, value);
+    } catch {
+      return;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+// The realtime load client: holds N connections open and counts what arrives in a
+// measured window after a warm-up. autocannon measures request/response exchanges, so
+// it can do neither an endless event stream nor a WebSocket.
+//   sse:     N GET /sse streams read as fast as possible; counts events (blank-line ends).
+//   ws-echo: N WebSockets, each sending a 32-byte text and waiting for the echo before the
+//            next; counts round trips.
+import { request } from 'node:http';
+import WebSocket from 'ws';
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  warmupMs: number;
+  durationMs: number;
+}
+
+export interface LoadResult {
+  /** Events (sse) or round trips (ws-echo) per second, all connections together. */
+  perSecond: number;
+  /** Connections that failed or closed during the run. */
+  errors: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const BLANK_LINE = Buffer.from('\n\n');
+
+/** Count events in a stream of chunks: each ends with a blank line ("\n\n"), which may straddle chunks. */
+function eventCounter(): (chunk: Buffer) => number {
+  let lastWasLF = false;
+  return (chunk) => {
+    let n = 0;
+    if (lastWasLF && chunk[0] === 0x0a) n++;
+    for (let i = chunk.indexOf(BLANK_LINE); i !== -1; i = chunk.indexOf(BLANK_LINE, i + 2)) n++;
+    lastWasLF = chunk[chunk.length - 1] === 0x0a && !(chunk.length >= 2 && chunk[chunk.length - 2] === 0x0a);
+    return n;
+  };
+}
+
+export async function sseLoad(o: LoadOptions): Promise<LoadResult> {
+  let count = 0;
+  let errors = 0;
+  let stopping = false;
+  const url = new URL('/sse', o.url);
+  const requests = Array.from({ length: o.connections }, () => {
+    const req = request(url, { agent: false }, (res) => {
+      const counter = eventCounter();
+      res.on('data', (chunk: Buffer) => (count += counter(chunk)));
+      res.on('error', () => {});
+      res.on('end', () => {
+        if (!stopping) errors++;
+      });
+    });
+    req.on('error', () => {
+      if (!stopping) errors++;
+    });
+    req.end();
+    return req;
+  });
+  await sleep(o.warmupMs);
+  const start = count;
+  const t0 = performance.now();
+  await sleep(o.durationMs);
+  const got = count - start;
+  const seconds = (performance.now() - t0) / 1000;
+  stopping = true;
+  for (const r of requests) r.destroy();
+  return { perSecond: got / seconds, errors };
+}
+
+export async function wsEchoLoad(o: LoadOptions): Promise<LoadResult> {
+  let count = 0;
+  let errors = 0;
+  let stopping = false;
+  const url = `${o.url.replace(/^http/, 'ws').replace(/\/$/, '')}/ws`;
+  const message = 'x'.repeat(32);
+  const sockets = await Promise.all(
+    Array.from(
+      { length: o.connections },
+      () =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(url, { perMessageDeflate: false });
+          ws.once('open', () => {
+            ws.on('message', () => {
+              count++;
+              if (!stopping) ws.send(message);
+            });
+            ws.send(message);
+            resolve(ws);
+          });
+          ws.once('error', reject);
+          ws.on('close', () => {
+            if (!stopping) errors++;
+          });
+        }),
+    ),
+  );
+  await sleep(o.warmupMs);
+  const start = count;
+  const t0 = performance.now();
+  await sleep(o.durationMs);
+  const got = count - start;
+  const seconds = (performance.now() - t0) / 1000;
+  stopping = true;
+  for (const ws of sockets) ws.terminate();
+  return { perSecond: got / seconds, errors };
+}

@@ -1,0 +1,3 @@
+import { handler } from './raw-deno-handler.ts';
+
+Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000), hostname: Deno.env.get('HOST') ?? '127.0.0.1' }, handler);

@@ -1,0 +1,3 @@
+import { handler } from './raw-deno-handler.ts';
+
+export default { fetch: handler };

@@ -1,0 +1,149 @@
+// examples/realtime's contract over real loopback on all five runtimes, with a real
+// WebSocket client (the `ws` package: Node 20 has no global WebSocket without a flag).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { RUNTIMES, type Running, start } from './servers.ts';
+
+interface Closed {
+  code: number;
+  reason: string;
+}
+
+/** Open a socket; resolves once open, or rejects with the HTTP status that refused it. */
+function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => {
+      reject(Object.assign(new Error(`refused with ${res.statusCode}`), { status: res.statusCode }));
+      res.resume();
+      ws.terminate();
+    });
+    ws.once('error', reject);
+  });
+}
+
+function nextMessage(ws: WebSocket): Promise<{ data: Buffer; binary: boolean }> {
+  return new Promise((resolve, reject) => {
+    ws.once('message', (data, binary) => resolve({ data: data as Buffer, binary }));
+    ws.once('close', (code) => reject(new Error(`closed with ${code} before a message`)));
+  });
+}
+
+function closed(ws: WebSocket): Promise<Closed> {
+  return new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+}
+
+/** The events of a text/event-stream body, as field lists. */
+function parseEvents(text: string): Record<string, string>[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const event: Record<string, string> = {};
+      for (const line of block.split('\n')) {
+        const i = line.indexOf(':');
+        if (i === 0) continue;
+        event[line.slice(0, i)] = line.slice(i + 1).replace(/^ /, '');
+      }
+      return event;
+    });
+}
+
+describe.each(RUNTIMES)('examples/realtime on %s', (runtime) => {
+  let server: Running;
+  let wsUrl: string;
+  beforeAll(async () => {
+    server = await start(runtime, 'examples/realtime');
+    wsUrl = `${server.url.replace('http://', 'ws://')}/ws`;
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('GET /sse sends three tick events and ends', async () => {
+    const res = await fetch(`${server.url}/sse`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    const events = parseEvents(await res.text());
+    expect(events).toEqual([1, 2, 3].map((n) => ({ event: 'tick', id: String(n), data: `{"n":${n}}` })));
+  });
+
+  it('GET /sse with Last-Event-ID: 2 sends only id 3', async () => {
+    const res = await fetch(`${server.url}/sse`, { headers: { 'last-event-id': '2' } });
+    expect(parseEvents(await res.text())).toEqual([{ event: 'tick', id: '3', data: '{"n":3}' }]);
+  });
+
+  it('a client that disconnects mid-SSE stops the producer', async () => {
+    type Producers = { running: number; stopped: number; sent: number };
+    const producers = async () => (await (await fetch(`${server.url}/sse/producers`)).json()) as Producers;
+    const before = await producers();
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/sse/endless`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    let seen = '';
+    while (!seen.includes('data: 3\n')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await reader.cancel().catch(() => {});
+    if (runtime === 'workerd') {
+      // workerd drops the request's pending work when the client leaves: no finally runs, no send happens.
+      await new Promise((r) => setTimeout(r, 200));
+      const settled = await producers();
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await producers()).sent).toBe(settled.sent);
+      return;
+    }
+    // The server notices at once through the cancelled body, or at its next write (every 20 ms).
+    let now = before;
+    for (let i = 0; i < 100 && now.stopped <= before.stopped; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      now = await producers();
+    }
+    expect(now.stopped).toBe(before.stopped + 1);
+    expect(now.running).toBe(before.running);
+  });
+
+  it('GET /ws echoes text as text and binary as the same bytes', async () => {
+    const ws = await connect(wsUrl);
+    try {
+      ws.send('hello, ünïcode ✓');
+      const text = await nextMessage(ws);
+      expect(text.binary).toBe(false);
+      expect(text.data.toString()).toBe('hello, ünïcode ✓');
+      const bytes = new Uint8Array([0, 1, 2, 253, 254, 255]);
+      ws.send(bytes);
+      const binary = await nextMessage(ws);
+      expect(binary.binary).toBe(true);
+      expect([...binary.data]).toEqual([...bytes]);
+      // Exactly 64 KiB is still allowed.
+      ws.send('x'.repeat(65_536));
+      expect((await nextMessage(ws)).data.byteLength).toBe(65_536);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('a message over 64 KiB closes the socket with 1009', async () => {
+    const ws = await connect(wsUrl);
+    const end = closed(ws);
+    ws.send(new Uint8Array(65_537));
+    expect((await end).code).toBe(1009);
+  });
+
+  it('an upgrade from another origin is refused with 403; none or its own is allowed', async () => {
+    await expect(connect(wsUrl, { origin: 'https://evil.example' })).rejects.toMatchObject({ status: 403 });
+    const own = await connect(wsUrl, { origin: server.url });
+    own.close();
+    const none = await connect(wsUrl);
+    none.close();
+  });
+
+  it('GET /ws without an upgrade answers 426', async () => {
+    const res = await fetch(`${server.url}/ws`);
+    expect(res.status).toBe(426);
+    // workerd drops the Upgrade header from any response that is not a 101.
+    if (runtime !== 'workerd') expect(res.headers.get('upgrade')).toBe('websocket');
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    await res.text();
+  });
+});
