@@ -5,6 +5,7 @@ import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
 import { EventBus, type EventKind, type Listener, observeRequest } from './events.ts';
+import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, Router } from './router.ts';
@@ -128,8 +129,8 @@ export class App<E extends Env = Env> {
   all: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add(ANY, path, handlers);
 
   /** Register a route for any method name (matched case-insensitively), e.g. `app.method('PURGE', '/cache', h)`. */
-  method(method: string, path: string, ...handlers: Handler<E, any>[]): this {
-    return this.#add(method.toUpperCase(), path, handlers);
+  method<P extends string>(method: string, path: P, ...handlers: Handler<E, any, ParamKeys<P>>[]): this {
+    return this.#add(method.toUpperCase(), path, handlers as Handler[]);
   }
 
   /**
