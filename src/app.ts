@@ -58,7 +58,7 @@ const MAX_UNMATCHED_CHAINS = 1024;
 export class App<E extends Env = Env> {
   readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy'>> & { views: ViewRenderer | undefined; workers: WorkerPool | undefined };
   /** The event bus (`app.on` listens on it); adapters and the worker pool emit to it. */
-  readonly events = new EventBus();
+  readonly events: EventBus = new EventBus();
   #routes: RouteDef[] = [];
   /** This app's own routes, to refuse a bad or repeated one when it is registered. */
   #registered = new Router<null>();
