@@ -8,8 +8,8 @@ export interface PackageExport {
   key: string;
   /** What users import: `rove` or `rove/node`. */
   specifier: string;
-  /** The file Deno resolves (its `deno` condition), `./src/index.ts`. */
-  deno: string;
+  /** The TypeScript source (its `source` condition), `./src/index.ts`: what JSR publishes. */
+  source: string;
   /** The export's conditions, as written. */
   conditions: Record<string, string>;
 }
@@ -19,7 +19,7 @@ export function packageExports(root: string): PackageExport[] {
   return Object.entries(pkg.exports).map(([key, conditions]) => ({
     key,
     specifier: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`,
-    deno: conditions.deno ?? conditions.source ?? conditions.default,
+    source: conditions.source,
     conditions,
   }));
 }
