@@ -39,8 +39,10 @@ beforeAll(() => {
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], app);
   // Optional peers (rove/otel needs @opentelemetry/api), as a user of those entries installs them.
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const peers = Object.keys(pkg.peerDependencies ?? {}).map((name) => `${name}@${pkg.devDependencies[name] ?? pkg.peerDependencies[name]}`);
+  // zod: the README's first app validates with it.
+  const peers = [...Object.keys(pkg.peerDependencies ?? {}), 'zod'].map((name) => `${name}@${pkg.devDependencies[name] ?? pkg.peerDependencies[name]}`);
   if (peers.length > 0) run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...peers], app);
+  writeFirstApp();
 }, 600_000);
 
 afterAll(() => {
@@ -118,17 +120,7 @@ describe.each(['node', 'deno', 'bun', 'deno serve', 'workerd'] as const)('the ne
       writeFileSync(join(out, 'config.capnp'), workerdConfig({ port, module: 'worker.js', bindings: { GREETING: 'Hello from Workers' } }));
       child = startChild(resolveBin('workerd'), ['serve', join(out, 'config.capnp')], env, out);
     }
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (child.exited) throw new Error(`${runtime} exited: ${child.output()}`);
-      try {
-        if ((await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) })).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`${runtime} did not start: ${child.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await ready(child, url, runtime);
   }, 120_000);
 
   afterAll(async () => {
@@ -148,3 +140,94 @@ describe.each(['node', 'deno', 'bun', 'deno serve', 'workerd'] as const)('the ne
     expect(await (await fetch(`${url}/env`)).text()).toBe(runtime === 'workerd' ? 'Hello from Workers' : GREETING);
   });
 });
+
+/**
+ * A newcomer's first app, put together from the README and the docs' first examples: the
+ * ten-line app (zod validation), views from a directory named by `new URL(..., import.meta.url)`,
+ * and file routes from a URL, served with `serve()` on Node, Deno and Bun.
+ */
+function writeFirstApp(): void {
+  const dir = join(app, 'first');
+  mkdirSync(join(dir, 'views'), { recursive: true });
+  mkdirSync(join(dir, 'routes/pages'), { recursive: true });
+  writeFileSync(
+    join(dir, 'app.ts'),
+    `import { App, validate } from 'rove';
+import { fileRoutes } from 'rove/fs-routes';
+import { createViews } from 'rove/views';
+import { z } from 'zod';
+
+export const app = new App({ views: createViews({ dir: new URL('./views/', import.meta.url) }) });
+app.get('/', (c) => c.json({ hello: 'world' }));
+app.get('/users/:id{[0-9]+}', (c) => c.json({ id: c.req.param('id') }));
+app.post('/users', validate('json', z.object({ name: z.string() })), (c) => c.json(c.valid('json'), 201));
+app.get('/search', (c) => c.text(\`you asked for \${c.req.query('q') ?? 'nothing'}\`));
+app.get('/hello/:name', (c) => c.render('hello', { name: c.req.param('name') }));
+await fileRoutes(app, new URL('./routes/', import.meta.url));
+`,
+  );
+  writeFileSync(join(dir, 'views/hello.dve'), 'Hello {{ name }}!');
+  writeFileSync(
+    join(dir, 'routes/pages/[slug].ts'),
+    "import type { Context } from 'rove';\n\nexport function GET(c: Context) {\n  return c.text(['page', c.req.param('slug')].join(' '));\n}\n",
+  );
+  for (const runtime of ['node', 'deno', 'bun']) {
+    writeFileSync(
+      join(dir, `${runtime}.ts`),
+      `import { serve } from 'rove/${runtime}';\nimport { app } from './app.ts';\n\nserve(app, { port: Number(process.env.PORT), hostname: '127.0.0.1' });\n`,
+    );
+  }
+}
+
+describe.each(['node', 'deno', 'bun'] as const)("a newcomer's first app on %s, from the installed package", (runtime) => {
+  let child: Child;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env = { PORT: String(port), DENO_NO_UPDATE_CHECK: '1' };
+    const entry = `first/${runtime}.ts`;
+    if (runtime === 'node') child = startChild(process.execPath, ['--import', 'tsx', entry], env, app);
+    if (runtime === 'deno') child = startChild(resolveBin('deno'), ['run', ...DENO, entry], env, app);
+    if (runtime === 'bun') child = startChild(resolveBin('bun'), [entry], env, app);
+    await ready(child, url, runtime);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (child) await stopChild(child);
+  });
+
+  it('answers every README example', async () => {
+    expect(await (await fetch(`${url}/`)).json()).toEqual({ hello: 'world' });
+    expect(await (await fetch(`${url}/users/12`)).json()).toEqual({ id: '12' });
+    expect((await fetch(`${url}/users/abc`)).status).toBe(404);
+    const created = await fetch(`${url}/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Ada"}' });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toEqual({ name: 'Ada' });
+    const invalid = await fetch(`${url}/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":1}' });
+    expect(invalid.status).toBe(400);
+    expect(await (await fetch(`${url}/search?q=rove`)).text()).toBe('you asked for rove');
+  });
+
+  it('renders a view from a directory given as a URL, and serves file routes given as a URL', async () => {
+    const page = await fetch(`${url}/hello/%3Cb%3E`);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toBe('Hello &lt;b&gt;!');
+    expect(await (await fetch(`${url}/pages/intro`)).text()).toBe('page intro');
+  });
+});
+
+async function ready(child: Child, url: string, runtime: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exited) throw new Error(`${runtime} exited: ${child.output()}`);
+    try {
+      if ((await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${runtime} did not start: ${child.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
