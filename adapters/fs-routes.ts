@@ -4,10 +4,11 @@
 import { type FSWatcher, watch as watchFs } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type ListedFile, type RouteLoader, setDirectoryLoader } from '../src/fs-routes/loader.ts';
 import type { RouteModule } from '../src/fs-routes/table.ts';
+import { toFsPath } from './fs-path.ts';
 
 /** Limits on what a scan walks: a routes directory is small; a mistaken one (`/`) must not hang startup. */
 const MAX_FILES = 10_000;
@@ -15,8 +16,7 @@ const MAX_DEPTH = 32;
 
 /** Absolute path of a routes directory: a file URL, an absolute path, or a path relative to the working directory. */
 export function routesPath(dir: string | URL): string {
-  if (dir instanceof URL || dir.startsWith('file:')) return fileURLToPath(dir);
-  return isAbsolute(dir) ? dir : resolve(process.cwd(), dir);
+  return toFsPath(dir);
 }
 
 /** Every file under `root`, relative and `/`-separated, skipping dot-directories and node_modules. */

@@ -29,7 +29,11 @@ export { NodeResponse } from './node-response.ts';
  * import { createServer } from 'node:http';
  * createServer(toNodeListener(app)).listen(8000);
  */
-export function toNodeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>()) {
+export function toNodeListener(
+  app: App<any>,
+  env: unknown = process.env,
+  pending: Set<Promise<unknown>> = new Set(),
+): (incoming: IncomingMessage, res: ServerResponse) => void {
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(nodeWorkers);
   app.bind({

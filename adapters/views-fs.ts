@@ -7,12 +7,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { createViews as createViewsCore, type ViewSource, type Views, type ViewsOptions } from '../src/views/index.ts';
+import { toFsPath } from './fs-path.ts';
 
 export * from '../src/views/index.ts';
 
-/** A ViewSource reading `<dir>/<name>`; names can never leave `dir`. */
-export function fileSource(dir: string): ViewSource {
-  const root = resolve(dir);
+/** A ViewSource reading `<dir>/<name>`; names can never leave `dir` (a path, a `file:` URL or its string). */
+export function fileSource(dir: string | URL): ViewSource {
+  const root = toFsPath(dir);
   return {
     async read(name) {
       const file = resolve(root, name);
@@ -44,7 +45,8 @@ export function fileSource(dir: string): ViewSource {
 }
 
 /**
- * createViews({ dir }) reads views from a directory, caching compiled views;
+ * createViews({ dir }) reads views from a directory (a path, or a URL such as
+ * `new URL('./views/', import.meta.url)`), caching compiled views;
  * with `dev: true` an edited file shows up on the next render. Everything
  * else is as in the core engine (templates, compiled, reader).
  */

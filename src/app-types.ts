@@ -1,5 +1,6 @@
 import type { Handler } from './compose.ts';
 import type { Env, ResponseFactory } from './context.ts';
+import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -50,20 +51,33 @@ export interface ServerBinding {
 /**
  * Handlers typed so that the last one sees what every earlier one validated:
  * each earlier handler's input type is inferred from it (e.g. `validate(...)`),
- * and the last one defaults to their intersection.
+ * and the last one defaults to their intersection. The path `P` types `c.req.param()`
+ * through its param keys; it is inferred from the path alone (not through `ParamKeys`), so an untyped
+ * middleware such as `validate(...)` does not widen it.
  */
 export interface RouteAdder<E extends Env, Self> {
-  <I1 = {}>(path: string, h1: Handler<E, I1>): Self;
-  <I1 = {}, I2 = I1>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>): Self;
-  <I1 = {}, I2 = I1, I3 = I1 & I2>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>): Self;
-  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3>(path: string, h1: Handler<E, I1>, h2: Handler<E, I2>, h3: Handler<E, I3>, h4: Handler<E, I4>): Self;
-  <I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3, I5 = I1 & I2 & I3 & I4>(
-    path: string,
-    h1: Handler<E, I1>,
-    h2: Handler<E, I2>,
-    h3: Handler<E, I3>,
-    h4: Handler<E, I4>,
-    h5: Handler<E, I5>,
+  <P extends string, I1 = {}>(path: P, h1: Handler<E, I1, ParamKeys<P>>): Self;
+  <P extends string, I1 = {}, I2 = I1>(path: P, h1: Handler<E, I1, ParamKeys<P>>, h2: Handler<E, I2, ParamKeys<P>>): Self;
+  <P extends string, I1 = {}, I2 = I1, I3 = I1 & I2>(
+    path: P,
+    h1: Handler<E, I1, ParamKeys<P>>,
+    h2: Handler<E, I2, ParamKeys<P>>,
+    h3: Handler<E, I3, ParamKeys<P>>,
   ): Self;
-  (path: string, ...handlers: Handler<E, any>[]): Self;
+  <P extends string, I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3>(
+    path: P,
+    h1: Handler<E, I1, ParamKeys<P>>,
+    h2: Handler<E, I2, ParamKeys<P>>,
+    h3: Handler<E, I3, ParamKeys<P>>,
+    h4: Handler<E, I4, ParamKeys<P>>,
+  ): Self;
+  <P extends string, I1 = {}, I2 = I1, I3 = I1 & I2, I4 = I1 & I2 & I3, I5 = I1 & I2 & I3 & I4>(
+    path: P,
+    h1: Handler<E, I1, ParamKeys<P>>,
+    h2: Handler<E, I2, ParamKeys<P>>,
+    h3: Handler<E, I3, ParamKeys<P>>,
+    h4: Handler<E, I4, ParamKeys<P>>,
+    h5: Handler<E, I5, ParamKeys<P>>,
+  ): Self;
+  <P extends string>(path: P, ...handlers: Handler<E, any, ParamKeys<P>>[]): Self;
 }

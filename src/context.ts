@@ -91,8 +91,11 @@ export interface ContextInternals {
 }
 export let internals: ContextInternals;
 
-/** One object per request: the request side, per-request state, and the response helpers. */
-export class Context<E extends Env = Env, I = {}> {
+/**
+ * One object per request: the request side, per-request state, and the response helpers.
+ * `K` holds the route's param keys (from its pattern, see path-params.ts) to type `c.req.param()`.
+ */
+export class Context<E extends Env = Env, I = {}, K extends string = string> {
   readonly env: Bindings<E>;
   /** The error a handler threw, for middleware that runs after `next()`. */
   error: unknown = undefined;
@@ -101,7 +104,7 @@ export class Context<E extends Env = Env, I = {}> {
   #raw: RequestLike;
   #info: unknown;
   #query: string;
-  #req: RoveRequest | undefined;
+  #req: RoveRequest<K> | undefined;
   #ctx: ExecutionContext | undefined;
   #vars: Record<string, unknown> | undefined;
   #headers: HeaderRecord | null = null;
@@ -153,8 +156,8 @@ export class Context<E extends Env = Env, I = {}> {
     this.#bodyLimit = config.bodyLimit;
   }
 
-  get req(): RoveRequest {
-    return (this.#req ??= new RoveRequest(this.#raw, this.path, this.#query, this.params, this.#config, this.#info, () => this.#bodyLimit));
+  get req(): RoveRequest<K> {
+    return (this.#req ??= new RoveRequest<K>(this.#raw, this.path, this.#query, this.params, this.#config, this.#info, () => this.#bodyLimit));
   }
 
   /** The app's worker pool: `await c.worker.run(payload)`. Without a pool, run() answers 503. */

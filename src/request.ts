@@ -1,5 +1,6 @@
 import { readBody } from './body.ts';
 import { BodyError } from './errors.ts';
+import type { ParamName, ParamValue, PathParams } from './path-params.ts';
 import { queryValue } from './query.ts';
 import type { Params } from './router.ts';
 
@@ -30,7 +31,7 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** The request side of a context: params, query, headers and body readers that read once. */
-export class RoveRequest {
+export class RoveRequest<K extends string = string> {
   #raw: RequestLike;
   readonly #original: RequestLike;
   #ip: string | undefined | null = null;
@@ -87,8 +88,16 @@ export class RoveRequest {
     return r as Request;
   }
 
-  param(): Params;
-  param(name: string): string | undefined;
+  /**
+   * A path param, typed from the route's pattern: on `/users/:id`, `param('id')` is a `string`,
+   * an optional `:id?` is `string | undefined`, and a name the pattern lacks does not compile.
+   * Without a name, every param.
+   *
+   * @example
+   * app.get('/users/:id', (c) => c.text(c.req.param('id')));
+   */
+  param(): PathParams<K>;
+  param<N extends ParamName<K>>(name: N): ParamValue<K, N>;
   param(name?: string): Params | string | undefined {
     if (name === undefined) return this.params;
     // Own params only: `constructor` or `toString` must not answer with Object.prototype's.

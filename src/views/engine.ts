@@ -23,8 +23,8 @@ export interface ViewsOptions {
   templates?: Record<string, string>;
   /** The module written by `npm run build:views`: pre-parsed views, no files read at run time. */
   compiled?: CompiledViews;
-  /** A views directory; needs the filesystem loader (`rove/views` on Node, Deno and Bun). */
-  dir?: string;
+  /** A views directory: a path, a `file:` URL or its string; needs the filesystem loader (`rove/views` on Node, Deno and Bun). */
+  dir?: string | URL;
   /** Any other source of view text. */
   reader?: ViewSource;
   /** Re-read sources on every render, so an edited file shows up without a restart. */

@@ -1,0 +1,15 @@
+import { App } from 'rove';
+
+type Bindings = { GREETING?: string };
+
+/** The app: written once, served by every entry next to it (node.ts, deno.ts, bun.ts, deploy.ts, worker.ts). */
+export const app = new App<{ Bindings: Bindings }>();
+
+app.get('/', (c) => c.json({ hello: 'world' }));
+
+app.get('/users/:id', (c) => c.json({ id: c.req.param('id') }));
+
+app.post('/echo', async (c) => c.json(await c.req.json()));
+
+// On Workers the greeting comes from wrangler.toml's [vars]; elsewhere from the process environment.
+app.get('/env', (c) => c.text(c.env.GREETING ?? 'Hello from Rove'));

@@ -1,0 +1,25 @@
+// The package's entry points, read from package.json, so every test of the packed package
+// and of deno.json covers a new subpath as soon as its export line is added.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface PackageExport {
+  /** `.` or `./node`. */
+  key: string;
+  /** What users import: `rove` or `rove/node`. */
+  specifier: string;
+  /** The TypeScript source (its `source` condition), `./src/index.ts`: what JSR publishes. */
+  source: string;
+  /** The export's conditions, as written. */
+  conditions: Record<string, string>;
+}
+
+export function packageExports(root: string): PackageExport[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, Record<string, string>> };
+  return Object.entries(pkg.exports).map(([key, conditions]) => ({
+    key,
+    specifier: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`,
+    source: conditions.source,
+    conditions,
+  }));
+}
