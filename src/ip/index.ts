@@ -1,8 +1,9 @@
 // rove/ip: allow or deny requests by client address (c.req.ip).
-import { addressMatcher } from '../client-ip.ts';
+
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { addressMatcher } from '../trust-proxy.ts';
 
 export interface IpRestrictionOptions {
   /** Addresses and CIDR ranges let in; when given, every other address is refused. */
