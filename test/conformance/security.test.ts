@@ -214,17 +214,21 @@ describe.each(RUNTIMES)('security on %s', (runtime) => {
     }
   });
 
-  it('control characters in Origin are never reflected, and never a 500', async () => {
+  it('control characters (a bare CR included) in Origin are never reflected, and never a 500', async () => {
     const host = new URL(server(runtime).url).host;
     for (const [line, extra] of [
       ['OPTIONS /api/notes', ['Access-Control-Request-Method: POST']],
       ['GET /api/notes', []],
       ['POST /cookie/logout', ['Content-Type: application/x-www-form-urlencoded', 'Content-Length: 0']],
     ] as const) {
-      for (const origin of [`${ALLOWED_ORIGIN}\u0001`, `${ALLOWED_ORIGIN}\u007f`, `${ALLOWED_ORIGIN} x`]) {
+      for (const origin of [`${ALLOWED_ORIGIN}\u0001`, `${ALLOWED_ORIGIN}\u007f`, `${ALLOWED_ORIGIN} x`, `${ALLOWED_ORIGIN}\rSet-Cookie: a=b`]) {
         const res = await rawRequest(server(runtime).url, [`${line} HTTP/1.1`, `Host: ${host}`, `Origin: ${origin}`, ...extra].join('\r\n'));
         expect(res.status, `${line} ${JSON.stringify(origin)}`).toBeLessThan(500);
-        expect(res.headers['access-control-allow-origin']).toBeUndefined();
+        // workerd ends a header line at a bare CR: the app then sees exactly the allowed origin, and may allow it.
+        const bareCr = origin.includes('\r') && runtime === 'workerd';
+        if (bareCr) expect([undefined, ALLOWED_ORIGIN]).toContain(res.headers['access-control-allow-origin']);
+        else expect(res.headers['access-control-allow-origin']).toBeUndefined();
+        expect(res.setCookie.join()).not.toContain('a=b');
       }
     }
   });
