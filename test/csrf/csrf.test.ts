@@ -84,7 +84,11 @@ describe('csrf > origin rules', () => {
     const app = makeApp({ token: false, origin: ['https://app.example'] });
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.webUrl().map((u) => new URL(u).origin), fc.string({ maxLength: 30 }), fc.constantFrom(ORIGIN, 'https://app.example', 'null', 'HTTP://LOCALHOST', `${ORIGIN}/`)),
+        fc.oneof(
+          fc.webUrl().map((u) => new URL(u).origin),
+          fc.string({ maxLength: 30 }),
+          fc.constantFrom(ORIGIN, 'https://app.example', 'null', 'HTTP://LOCALHOST', `${ORIGIN}/`),
+        ),
         fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE'),
         async (origin, method) => {
           let res: Response;
