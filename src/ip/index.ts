@@ -1,8 +1,9 @@
 // rove/ip: allow or deny requests by client address (c.req.ip).
-import { addressMatcher } from '../client-ip.ts';
+
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import { addressMatcher } from '../trust-proxy.ts';
 
 export interface IpRestrictionOptions {
   /** Addresses and CIDR ranges let in; when given, every other address is refused. */
@@ -24,7 +25,7 @@ declare module '../event-map.ts' {
 /**
  * Refuse requests by client address with 403 problem+json. `deny` is checked first, then `allow`.
  * The address is `c.req.ip`: the socket's peer, or what the app's trusted proxies forwarded
- * (`new App({ trustProxy })`). A request whose address is unknown is refused. IPv4 addresses
+ * (`new App({ trustProxy: trustProxy([...]) })`, from `rove/trust-proxy`). A request whose address is unknown is refused. IPv4 addresses
  * match in their IPv4-mapped IPv6 form too (`::ffff:10.0.0.1`).
  *
  * @example
