@@ -82,7 +82,8 @@ export function cors(options: CorsOptions = {}): Handler {
       if (origin !== undefined && allow === null)
         c.emit('cors:rejected', () => ({ rule: 'origin', origin, method: c.req.method, path: c.req.path, preflight: false }));
       await next();
-      if (allow === null && wildcard) return;
+      // A WebSocket upgrade (101) is no CORS request, and copying its response would break the socket.
+      if ((allow === null && wildcard) || c.res.status === 101) return;
       editHeaders(c, (headers) => {
         // The answer depends on Origin unless it is `*` for everyone: caches must keep one per origin.
         if (!wildcard) appendVary(headers, 'Origin');
