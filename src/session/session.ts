@@ -91,12 +91,14 @@ export class Session {
 
   /**
    * Keep the data under a new session id, and retire the old one. Call it when the visitor
-   * logs in (or gains rights), so an id planted before login is worth nothing after it.
+   * logs in (or gains rights), so an id planted before login is worth nothing after it. The
+   * CSRF secret is renewed too: a token learned through a planted session stops working.
    */
   async regenerate(): Promise<void> {
     await this.#load();
     if (this.#id !== undefined) this.#obsolete.push(this.#id);
     this.#id = undefined;
+    this.#csrf = undefined;
     this.#regenerated = true;
     this.#dirty = true;
   }
