@@ -103,7 +103,7 @@ export function session(options: SessionOptions): Handler {
     const s = new Session({ load: () => load(c, config) });
     c.set(SESSION_KEY as never, s as never);
     await next();
-    if (sessionInternals.state(s).touched) await commit(c, s, config);
+    if (sessionInternals.touched(s)) await commit(c, s, config);
   };
 }
 

@@ -16,6 +16,8 @@ export interface SessionBackend {
 
 /** What the middleware and csrf() reach inside a Session; not exported from the package. */
 export interface SessionInternals {
+  /** Whether any method was called (only then is there anything to save). */
+  touched(s: Session): boolean;
   state(s: Session): SessionState;
   record(s: Session): { data: Map<string, unknown>; csrf: string | undefined };
   setId(s: Session, id: string): void;
@@ -128,6 +130,7 @@ export class Session {
 
   static {
     sessionInternals = {
+      touched: (s) => s.#loading !== undefined,
       state: (s) => ({
         touched: s.#loading !== undefined,
         dirty: s.#dirty,
