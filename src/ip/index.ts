@@ -25,7 +25,7 @@ declare module '../event-map.ts' {
 /**
  * Refuse requests by client address with 403 problem+json. `deny` is checked first, then `allow`.
  * The address is `c.req.ip`: the socket's peer, or what the app's trusted proxies forwarded
- * (`new App({ trustProxy })`). A request whose address is unknown is refused. IPv4 addresses
+ * (`new App({ trustProxy: trustProxy([...]) })`, from `rove/trust-proxy`). A request whose address is unknown is refused. IPv4 addresses
  * match in their IPv4-mapped IPv6 form too (`::ffff:10.0.0.1`).
  *
  * @example

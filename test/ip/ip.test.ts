@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 import { ipRestriction } from '../../src/ip/index.ts';
-import { trustProxy as trust } from '../../src/trust-proxy.ts';
+import { trustProxy } from '../../src/trust-proxy.ts';
 
 /** An app bound like an adapter would, so each request carries a peer address. */
-function makeApp(options: Parameters<typeof ipRestriction>[0], trustProxy?: string[]) {
-  const app = new App(trustProxy ? { trustProxy: trust(trustProxy) } : {});
+function makeApp(options: Parameters<typeof ipRestriction>[0], proxies?: string[]) {
+  const app = new App({ trustProxy: proxies === undefined ? undefined : trustProxy(proxies) });
   app.bind({ runtime: 'test', address: (_request, info) => info as string | undefined });
   app.use('/admin', ipRestriction(options));
   app.get('/admin', (c) => c.text(`hello ${c.req.ip}`));
