@@ -17,11 +17,13 @@ let app: string;
 let tarball: string;
 let packed: { size: number; unpackedSize: number; files: { path: string }[] };
 
-function run(bin: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+/** Run a command to its end; its stdout, or with `expectStatus`, its stderr when it exits with that status. */
+function run(bin: string, args: string[], cwd: string, env: Record<string, string> = {}, expectStatus?: number): string {
   try {
     return execFileSync(bin, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
   } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message: string };
+    const e = error as { status?: number; stdout?: string; stderr?: string; message: string };
+    if (expectStatus !== undefined && e.status === expectStatus) return e.stderr ?? '';
     throw new Error(`${bin} ${args.join(' ')} failed in ${cwd}:\n${e.stderr ?? ''}\n${e.stdout ?? ''}`);
   }
 }
@@ -90,6 +92,32 @@ describe('the packed package', () => {
     expect(deno).toEqual(node);
     expect(bun).toEqual(node);
   }, 120_000);
+});
+
+describe('the rove command from the installed package', () => {
+  it('compiles views and writes the routes manifest that Workers and Deno Deploy need', () => {
+    const bin = join(app, 'node_modules/.bin/rove');
+    expect(run(process.execPath, [bin, 'build:views', 'first/views', 'first/views.gen.ts'], app)).toContain('(1 views)');
+    expect(run(process.execPath, [bin, 'build:routes', 'first/routes', 'first/routes.gen.ts', '--views', 'first/views.gen.ts'], app)).toContain('(1 modules');
+    // The edge's way in: compiled views and a manifest, no file read at run time.
+    writeFileSync(
+      join(app, 'first/edge.ts'),
+      `import { App } from 'rove';
+import { fileRoutes } from 'rove/fs-routes';
+import { createViews } from 'rove/views';
+import manifest from './routes.gen.ts';
+import views from './views.gen.ts';
+
+const app = new App({ views: createViews({ compiled: views }) });
+app.get('/hello/:name', (c) => c.render('hello', { name: c.req.param('name') }));
+fileRoutes(app, manifest);
+console.log(JSON.stringify([await (await app.request('/hello/Ada')).text(), await (await app.request('/pages/x')).text()]));
+`,
+    );
+    const out = run(process.execPath, ['--import', 'tsx', 'first/edge.ts'], app);
+    expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual(['Hello Ada!', 'page x']);
+    expect(run(process.execPath, [bin, 'build:views'], app, {}, 2)).toContain('usage');
+  }, 60_000);
 });
 
 const DENO = ['--allow-net', '--allow-env', '--allow-read'];
