@@ -41,8 +41,9 @@ export function roveSpec(given) {
 export function packageName(dir) {
   const name = basename(resolve(dir))
     .toLowerCase()
-    .replace(/[^a-z0-9._~-]+/g, '-')
-    .replace(/^[._-]+|[-]+$/g, '');
+    // Letters, digits and dashes: valid as an npm name and as a Worker name in wrangler.toml.
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return name || 'rove-app';
 }
 
