@@ -4,7 +4,7 @@
 // `tsc --noEmit` against the installed types, and `wrangler deploy --dry-run` served by workerd.
 // Runtimes (node, deno, bun, workerd) are binaries; every module resolves inside the temp app.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,8 +32,14 @@ beforeAll(() => {
   // Outside the repo: nothing in it may resolve to the repo's node_modules or sources.
   work = mkdtempSync(join(realpathSync(tmpdir()), 'rove-packed-'));
   expect(relative(ROOT, work).startsWith('..')).toBe(true);
-  // `npm pack` runs `prepare` (the build), as publishing does.
-  packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT))[0];
+  // `npm test` builds dist/ first; packing without `prepare` keeps this file from rewriting dist/
+  // while other test files read it. A dist/ older than its sources fails here instead of testing stale code.
+  for (const e of packageExports(ROOT)) {
+    const built = join(ROOT, e.conditions.default);
+    const stale = !existsSync(built) || statSync(built).mtimeMs < statSync(join(ROOT, e.source)).mtimeMs;
+    if (stale) throw new Error(`${e.conditions.default} is missing or older than ${e.source}: run npm run build first`);
+  }
+  packed = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT))[0];
   tarball = join(work, (packed as unknown as { filename: string }).filename);
   app = join(work, 'my-app');
   run(process.execPath, [join(ROOT, 'create-rove/index.js'), app, '--yes', '--rove', tarball], work);
