@@ -63,6 +63,9 @@ describe('the packed package', () => {
     const top = new Set(paths.map((p) => (p.includes('/') ? `${p.split('/')[0]}/` : p)));
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'adapters/', 'dist/', 'package.json', 'src/']);
     expect(paths.some((p) => p.endsWith('.test.ts'))).toBe(false);
+    // No leftovers of a module that was renamed or removed: every built file has its source.
+    const orphans = paths.filter((p) => p.startsWith('dist/') && !paths.includes(p.slice('dist/'.length).replace(/\.(d\.ts|js)$/, '.ts')));
+    expect(orphans).toEqual([]);
     // Every export's files are in it: types, the JS Node runs, the source Bun and bundlers read.
     for (const e of packageExports(ROOT)) {
       for (const file of new Set(Object.values(e.conditions))) expect(paths, `${e.specifier}: ${file}`).toContain(file.slice(2));
