@@ -86,6 +86,12 @@ describe('the packed package', () => {
 
   it('type-checks with tsc --noEmit against the installed types', () => {
     run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], app);
+    // As a Vite or Wrangler project resolves it ("bundler"), the same types.
+    run(
+      process.execPath,
+      [join(app, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json', '--module', 'esnext', '--moduleResolution', 'bundler'],
+      app,
+    );
   }, 120_000);
 
   it('loads every entry point on node, deno and bun from the installed package', () => {
