@@ -12,7 +12,7 @@ const TEMPLATE = join(HERE, 'template');
 const { version } = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8'));
 
 // The tools the app's scripts use, at the versions Rove itself is tested with.
-const DEV_DEPENDENCIES = {
+export const DEV_DEPENDENCIES = {
   '@types/node': '20.19.43',
   tsx: '4.23.15',
   typescript: '5.9.3',
@@ -41,8 +41,9 @@ export function roveSpec(given) {
 export function packageName(dir) {
   const name = basename(resolve(dir))
     .toLowerCase()
-    .replace(/[^a-z0-9._~-]+/g, '-')
-    .replace(/^[._-]+|[-]+$/g, '');
+    // Letters, digits and dashes: valid as an npm name and as a Worker name in wrangler.toml.
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return name || 'rove-app';
 }
 

@@ -11,33 +11,13 @@
  *
  * A bad file name or two files for one route fail the build.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
-import { listFiles } from '../adapters/fs-routes.ts';
+import { resolve } from 'node:path';
+import { buildRoutes as build } from '../adapters/cli/build-routes.ts';
 import { FileRouteError } from '../src/fs-routes/conventions.ts';
-import { writeManifest } from '../src/fs-routes/manifest.ts';
 
-/** An import specifier for `target` as seen from the module `from`. */
-function importPath(from: string, target: string): string {
-  const rel = relative(dirname(resolve(from)), resolve(target))
-    .split('\\')
-    .join('/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
-}
-
-/** Writes the manifest; returns the number of route and middleware modules it imports. */
-export async function buildRoutes(dir: string, out: string, options: { views?: string } = {}): Promise<number> {
-  const files = (await listFiles(resolve(dir))).map((f) => f.file);
-  const from = relative(process.cwd(), resolve(dir)).split('\\').join('/') || '.';
-  const text = writeManifest({
-    files,
-    routesImport: importPath(out, dir),
-    viewsImport: options.views === undefined ? undefined : importPath(out, options.views),
-    command: `\`npm run build:routes\` from ${from}`,
-  });
-  await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, text);
-  return text.split('\n').filter((l) => l.startsWith('import * as')).length;
+/** The shipped `rove build:routes`, named after this repository's npm script in the header it writes. */
+export function buildRoutes(dir: string, out: string, options: { views?: string } = {}): Promise<number> {
+  return build(dir, out, { ...options, command: 'npm run build:routes' });
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -2,9 +2,10 @@ import { type Context, internals } from './context.ts';
 
 export type Next = () => Promise<void>;
 
-/** A middleware or handler. A handler returns a Response; a middleware awaits `next()` and may return one. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-/** `K`: the route's param keys when known (`ParamKeys<'/users/:id'>`), so `c.req.param()` is typed; any name by default. */
+/**
+ * A middleware or handler. A handler returns a Response; a middleware awaits `next()` and may return one.
+ * `K`: the route's param keys when known (`ParamKeys<'/users/:id'>`), so `c.req.param()` is typed; any name by default.
+ */
 export type Handler<E extends object = any, I = any, K extends string = string> = (c: Context<E, I, K>, next: Next) => unknown;
 
 export type ErrorResponder = (error: unknown, c: Context<any, any>) => Response | Promise<Response>;

@@ -16,6 +16,7 @@ export {
 } from './context.ts';
 export { BodyError, type BodyRejection, errorResponse, HttpError, internalError } from './errors.ts';
 export { type BodyRejectedMetadata, EventBus, type EventKind, type EventMap, type Listener, type RequestMetadata, type RoveEvent } from './events.ts';
+export type { ParamKeys, ParamName, PathParams } from './path-params.ts';
 export { type FormValue, type RequestLike, RoveRequest } from './request.ts';
 export type { HeaderRecord } from './response.ts';
 export { type Match, type Params, RouteError, Router } from './router.ts';

@@ -2,7 +2,7 @@
 // (npm test runs it over test/); the runtime assertions show the types tell the truth.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { App, type Handler, validate } from '../src/index.ts';
+import { App, type Env, type Handler, validate } from '../src/index.ts';
 import type { ParamKeys, ParamName, PathParams } from '../src/path-params.ts';
 
 describe('typed params', () => {
@@ -69,6 +69,17 @@ describe('typed params', () => {
     app.get('/x/:id', mw, (c) => c.text(c.req.param('id')));
     expectTypeOf<ParamName<string>>().toEqualTypeOf<string>();
     expectTypeOf<PathParams<string>>().toEqualTypeOf<Record<string, string>>();
+  });
+
+  it('a handler written apart keeps the names when typed with ParamKeys', async () => {
+    const show: Handler<Env, {}, ParamKeys<'/users/:id'>> = (c) => {
+      // @ts-expect-error: not a param of /users/:id
+      c.req.param('nope');
+      return c.text(c.req.param('id'));
+    };
+    const app = new App();
+    app.get('/users/:id', show);
+    expect(await (await app.request('/users/5')).text()).toBe('5');
   });
 
   it('a pattern without params takes no names', () => {

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -71,6 +72,13 @@ describe('create-rove', () => {
     expect(status).toBe(1);
     expect(out).toContain('not empty');
     expect(readFileSync(join(work, 'taken/keep.txt'), 'utf8')).toBe('mine');
+  });
+
+  it("pins the app's tools to the versions this repository is tested with (so they install from the same cache)", async () => {
+    const cli: string = pathToFileURL(CLI).href; // plain JavaScript, no types: import it by URL
+    const { DEV_DEPENDENCIES } = (await import(cli)) as { DEV_DEPENDENCIES: Record<string, string> };
+    const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies;
+    for (const [name, version] of Object.entries(DEV_DEPENDENCIES)) expect(root[name], name).toBe(version);
   });
 
   it('uses rove-app without a name, and prints help', () => {

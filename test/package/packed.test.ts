@@ -4,7 +4,7 @@
 // `tsc --noEmit` against the installed types, and `wrangler deploy --dry-run` served by workerd.
 // Runtimes (node, deno, bun, workerd) are binaries; every module resolves inside the temp app.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +17,13 @@ let app: string;
 let tarball: string;
 let packed: { size: number; unpackedSize: number; files: { path: string }[] };
 
-function run(bin: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+/** Run a command to its end; its stdout, or with `expectStatus`, its stderr when it exits with that status. */
+function run(bin: string, args: string[], cwd: string, env: Record<string, string> = {}, expectStatus?: number): string {
   try {
     return execFileSync(bin, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
   } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message: string };
+    const e = error as { status?: number; stdout?: string; stderr?: string; message: string };
+    if (expectStatus !== undefined && e.status === expectStatus) return e.stderr ?? '';
     throw new Error(`${bin} ${args.join(' ')} failed in ${cwd}:\n${e.stderr ?? ''}\n${e.stdout ?? ''}`);
   }
 }
@@ -30,8 +32,14 @@ beforeAll(() => {
   // Outside the repo: nothing in it may resolve to the repo's node_modules or sources.
   work = mkdtempSync(join(realpathSync(tmpdir()), 'rove-packed-'));
   expect(relative(ROOT, work).startsWith('..')).toBe(true);
-  // `npm pack` runs `prepare` (the build), as publishing does.
-  packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT))[0];
+  // `npm test` builds dist/ first; packing without `prepare` keeps this file from rewriting dist/
+  // while other test files read it. A dist/ older than its sources fails here instead of testing stale code.
+  for (const e of packageExports(ROOT)) {
+    const built = join(ROOT, e.conditions.default);
+    const stale = !existsSync(built) || statSync(built).mtimeMs < statSync(join(ROOT, e.source)).mtimeMs;
+    if (stale) throw new Error(`${e.conditions.default} is missing or older than ${e.source}: run npm run build first`);
+  }
+  packed = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT))[0];
   tarball = join(work, (packed as unknown as { filename: string }).filename);
   app = join(work, 'my-app');
   run(process.execPath, [join(ROOT, 'create-rove/index.js'), app, '--yes', '--rove', tarball], work);
@@ -55,6 +63,9 @@ describe('the packed package', () => {
     const top = new Set(paths.map((p) => (p.includes('/') ? `${p.split('/')[0]}/` : p)));
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'adapters/', 'dist/', 'package.json', 'src/']);
     expect(paths.some((p) => p.endsWith('.test.ts'))).toBe(false);
+    // No leftovers of a module that was renamed or removed: every built file has its source.
+    const orphans = paths.filter((p) => p.startsWith('dist/') && !paths.includes(p.slice('dist/'.length).replace(/\.(d\.ts|js)$/, '.ts')));
+    expect(orphans).toEqual([]);
     // Every export's files are in it: types, the JS Node runs, the source Bun and bundlers read.
     for (const e of packageExports(ROOT)) {
       for (const file of new Set(Object.values(e.conditions))) expect(paths, `${e.specifier}: ${file}`).toContain(file.slice(2));
@@ -75,6 +86,12 @@ describe('the packed package', () => {
 
   it('type-checks with tsc --noEmit against the installed types', () => {
     run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], app);
+    // As a Vite or Wrangler project resolves it ("bundler"), the same types.
+    run(
+      process.execPath,
+      [join(app, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json', '--module', 'esnext', '--moduleResolution', 'bundler'],
+      app,
+    );
   }, 120_000);
 
   it('loads every entry point on node, deno and bun from the installed package', () => {
@@ -90,6 +107,32 @@ describe('the packed package', () => {
     expect(deno).toEqual(node);
     expect(bun).toEqual(node);
   }, 120_000);
+});
+
+describe('the rove command from the installed package', () => {
+  it('compiles views and writes the routes manifest that Workers and Deno Deploy need', () => {
+    const bin = join(app, 'node_modules/.bin/rove');
+    expect(run(process.execPath, [bin, 'build:views', 'first/views', 'first/views.gen.ts'], app)).toContain('(1 views)');
+    expect(run(process.execPath, [bin, 'build:routes', 'first/routes', 'first/routes.gen.ts', '--views', 'first/views.gen.ts'], app)).toContain('(1 modules');
+    // The edge's way in: compiled views and a manifest, no file read at run time.
+    writeFileSync(
+      join(app, 'first/edge.ts'),
+      `import { App } from 'rove';
+import { fileRoutes } from 'rove/fs-routes';
+import { createViews } from 'rove/views';
+import manifest from './routes.gen.ts';
+import views from './views.gen.ts';
+
+const app = new App({ views: createViews({ compiled: views }) });
+app.get('/hello/:name', (c) => c.render('hello', { name: c.req.param('name') }));
+fileRoutes(app, manifest);
+console.log(JSON.stringify([await (await app.request('/hello/Ada')).text(), await (await app.request('/pages/x')).text()]));
+`,
+    );
+    const out = run(process.execPath, ['--import', 'tsx', 'first/edge.ts'], app);
+    expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual(['Hello Ada!', 'page x']);
+    expect(run(process.execPath, [bin, 'build:views'], app, {}, 2)).toContain('usage');
+  }, 60_000);
 });
 
 const DENO = ['--allow-net', '--allow-env', '--allow-read'];
