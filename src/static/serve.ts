@@ -105,7 +105,7 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
   /** `/docs` names a directory: send the client to `/docs/` (relative links then work) when it has an index. */
   const toDirectory = async (c: Context<any, any>, rel: string, next: () => Promise<void>) => {
     if (index === false) return next();
-    const inner = await source.open(`${rel}/${index}`);
+    const inner = await source.open(rel === '' ? index : `${rel}/${index}`);
     if (inner === undefined || inner === 'directory') return next();
     inner.close();
     const query = c.req.url.indexOf('?');

@@ -13,7 +13,7 @@ describe('staticPath', () => {
     expect(staticPath('/static/app.css', '/static')).toEqual({ kind: 'file', rel: 'app.css', dir: false });
     expect(staticPath('/static/a/b.js', '/static')).toEqual({ kind: 'file', rel: 'a/b.js', dir: false });
     expect(staticPath('/static/', '/static')).toEqual({ kind: 'file', rel: '', dir: true });
-    expect(staticPath('/static', '/static')).toEqual({ kind: 'file', rel: '', dir: true });
+    expect(staticPath('/static', '/static')).toEqual({ kind: 'file', rel: '', dir: false });
     expect(staticPath('/static/docs/', '/static')).toEqual({ kind: 'file', rel: 'docs', dir: true });
     expect(staticPath('/static/a%20b.txt', '/static')).toEqual({ kind: 'file', rel: 'a b.txt', dir: false });
     expect(staticPath('/x.css', '')).toEqual({ kind: 'file', rel: 'x.css', dir: false });
