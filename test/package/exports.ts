@@ -8,7 +8,7 @@ export interface PackageExport {
   key: string;
   /** What users import: `rove` or `rove/node`. */
   specifier: string;
-  /** The TypeScript source (its `source` condition), `./src/index.ts`: what JSR publishes. */
+  /** The TypeScript source Deno runs (the `.ts` of its `deno` condition's build), `./src/index.ts`: what JSR publishes. */
   source: string;
   /** The export's conditions, as written. */
   conditions: Record<string, string>;
@@ -19,7 +19,8 @@ export function packageExports(root: string): PackageExport[] {
   return Object.entries(pkg.exports).map(([key, conditions]) => ({
     key,
     specifier: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`,
-    source: conditions.source,
+    // `deno` points at the build (Deno strips no types under node_modules); JSR takes its source.
+    source: conditions.deno?.startsWith('./dist/') ? `./${conditions.deno.slice('./dist/'.length, -'.js'.length)}.ts` : conditions.source,
     conditions,
   }));
 }
