@@ -18,15 +18,14 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
   let socket: WebSocket;
   let response: Response;
   try {
-    ({ socket, response } = Deno.upgradeWebSocket(request, {
-      ...(upgrade.protocol === undefined ? {} : { protocol: upgrade.protocol }),
-      idleTimeout: Math.ceil(upgrade.idleTimeoutMs / 1000),
-    }));
+    // Not Deno's `protocol` option: Deno 2.9 splits the offer at ", " only, and refuses "a,b".
+    ({ socket, response } = Deno.upgradeWebSocket(request, { idleTimeout: Math.ceil(upgrade.idleTimeoutMs / 1000) }));
   } catch (error) {
     // The core checked the handshake; whatever Deno still refuses is the client's fault.
     return errorResponse(new HttpError(400, `WebSocket: ${(error as Error).message}`), null, false);
   }
   copyHeaders(upgrade.headers, response);
+  if (upgrade.protocol !== undefined) response.headers.set('sec-websocket-protocol', upgrade.protocol);
   socket.binaryType = 'arraybuffer';
   let sink: SocketEvents | undefined;
   const raw: RawSocket = {
