@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/index.ts';
 import { upgradeWebSocket, type WebSocketOptions, type WSEvents } from '../../src/websocket/index.ts';
 import { type RawSocket, type SocketEvents, upgradeOf } from '../../src/websocket/protocol.ts';
@@ -197,16 +197,30 @@ describe('upgradeWebSocket: the session', () => {
   });
 
   it('pings a quiet peer, then closes it with 1001; anything heard resets that', async () => {
-    const app = appWith({}, { idleTimeoutMs: 40 });
-    const { raw, sink } = await open(app);
-    await new Promise((r) => setTimeout(r, 30)); // one tick: heard at open, so only reset
-    sink.activity();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(raw.pings).toBeGreaterThanOrEqual(1);
-    expect(raw.closedWith).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 60));
-    expect(raw.closedWith).toEqual([1001, 'idle timeout']);
-    sink.closed(1001, 'idle timeout');
+    const app = appWith({}, { idleTimeoutMs: 1000 });
+    const upgrade = upgradeOf(await app.fetch(request()))!;
+    vi.useFakeTimers();
+    try {
+      const raw = new FakeSocket();
+      const sink = upgrade.accept(raw); // ticks every 500 ms
+      vi.advanceTimersByTime(500); // heard (the open): reset
+      sink.activity();
+      vi.advanceTimersByTime(500); // heard: reset
+      expect(raw.pings).toBe(0);
+      vi.advanceTimersByTime(500); // quiet: ping
+      expect(raw.pings).toBe(1);
+      sink.activity(); // the pong
+      vi.advanceTimersByTime(1000); // reset, then ping again
+      expect(raw.pings).toBe(2);
+      expect(raw.closedWith).toBeUndefined();
+      vi.advanceTimersByTime(500); // quiet after the ping: gone
+      expect(raw.closedWith).toEqual([1001, 'idle timeout']);
+      vi.advanceTimersByTime(5000); // and no answer to the close: dropped
+      expect(raw.terminated).toBe(true);
+      sink.closed(1006, '');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('send() waits for the queue to drain above the high-water mark, and closes 1008 past the hard limit', async () => {
