@@ -46,6 +46,7 @@ export interface SessionLimits {
 }
 
 const encoder = new TextEncoder();
+const RESOLVED = Promise.resolve();
 // After the server starts a close, a peer that never answers is dropped this much later.
 const CLOSE_GRACE_MS = 5_000;
 // Where the runtime has no drain event: how often a waiting send looks at the queue again.
@@ -104,7 +105,7 @@ export class Session implements WSContext {
   /** Called by the upgrade once the handshake is done. */
   open(): void {
     this.#c.emit('ws:open', () => ({ path: this.#c.path, protocol: this.protocol }));
-    this.#call('onOpen', () => this.#events.onOpen?.(this));
+    this.#call(() => this.#events.onOpen?.(this));
   }
 
   get bufferedAmount(): number {
@@ -112,14 +113,14 @@ export class Session implements WSContext {
   }
 
   send(data: string | ArrayBuffer | ArrayBufferView): Promise<void> {
-    if (this.readyState !== 1) return Promise.resolve();
+    if (this.readyState !== 1) return RESOLVED;
     this.#raw.send(typeof data === 'string' ? data : bytesOf(data));
     const queued = this.#raw.buffered();
-    if (queued <= this.#limits.highWaterMark) return Promise.resolve();
+    if (queued <= this.#limits.highWaterMark) return RESOLVED;
     if (queued > this.#limits.maxBufferedAmount) {
       // A client that reads nothing must not make the server hold its messages without end.
       this.#serverClose(1008, 'send buffer full');
-      return Promise.resolve();
+      return RESOLVED;
     }
     return new Promise<void>((resolve) => {
       this.#waiting.push(resolve);
@@ -155,8 +156,19 @@ export class Session implements WSContext {
       this.#serverClose(1009, 'message too big');
       return;
     }
-    this.#call('onMessage', () => this.#events.onMessage?.(data, this));
+    // The hot path: no closure per message.
+    const events = this.#events;
+    const onMessage = events.onMessage;
+    if (onMessage === undefined) return;
+    try {
+      const out = onMessage.call(events, data, this);
+      if (out instanceof Promise) out.catch(this.#reportError);
+    } catch (e) {
+      this.#error(e);
+    }
   }
+
+  readonly #reportError = (e: unknown) => this.#error(e);
 
   #closed(code: number, reason: string): void {
     if (this.readyState === 3) return;
@@ -167,7 +179,7 @@ export class Session implements WSContext {
     this.#wake();
     this.#onClosed?.(this);
     this.#c.emit('ws:close', () => ({ path: this.#c.path, code, reason }));
-    this.#call('onClose', () => this.#events.onClose?.({ code, reason }, this));
+    this.#call(() => this.#events.onClose?.({ code, reason }, this));
   }
 
   #error(error: unknown): void {
@@ -218,10 +230,10 @@ export class Session implements WSContext {
   }
 
   /** Run a handler: whatever it throws or rejects goes to onError and `ws:error`, never to the runtime. */
-  #call(_name: string, fn: () => void | Promise<void> | undefined): void {
+  #call(fn: () => void | Promise<void> | undefined): void {
     try {
       const out = fn();
-      if (out instanceof Promise) out.catch((e) => this.#error(e));
+      if (out instanceof Promise) out.catch(this.#reportError);
     } catch (e) {
       this.#error(e);
     }
