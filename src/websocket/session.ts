@@ -72,7 +72,7 @@ function sendableCode(code: number): boolean {
 }
 
 export class Session implements WSContext {
-  readyState: 1 | 2 | 3 = 1;
+  #state: 1 | 2 | 3 = 1;
   #raw: RawSocket;
   #events: WSEvents;
   #c: Context<any, any>;
@@ -83,7 +83,6 @@ export class Session implements WSContext {
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #waiting: (() => void)[] = [];
   #poll: ReturnType<typeof setTimeout> | undefined;
-  #onClosed: ((s: Session) => void) | undefined;
 
   constructor(
     raw: RawSocket,
@@ -91,13 +90,11 @@ export class Session implements WSContext {
     c: Context<any, any>,
     limits: SessionLimits,
     readonly protocol: string,
-    onClosed?: (s: Session) => void,
   ) {
     this.#raw = raw;
     this.#events = events;
     this.#c = c;
     this.#limits = limits;
-    this.#onClosed = onClosed;
     const idle = limits.idleTimeoutMs;
     if (idle > 0 && !raw.nativeIdle) this.#idle = setInterval(() => this.#tick(), Math.max(10, Math.floor(idle / 2)));
   }
@@ -108,12 +105,16 @@ export class Session implements WSContext {
     this.#call(() => this.#events.onOpen?.(this));
   }
 
+  get readyState(): 1 | 2 | 3 {
+    return this.#state;
+  }
+
   get bufferedAmount(): number {
     return this.#raw.buffered();
   }
 
   send(data: string | ArrayBuffer | ArrayBufferView): Promise<void> {
-    if (this.readyState !== 1) return RESOLVED;
+    if (this.#state !== 1) return RESOLVED;
     this.#raw.send(typeof data === 'string' ? data : bytesOf(data));
     const queued = this.#raw.buffered();
     if (queued <= this.#limits.highWaterMark) return RESOLVED;
@@ -150,7 +151,7 @@ export class Session implements WSContext {
 
   #message(data: string | Uint8Array): void {
     this.#heard = true;
-    if (this.readyState !== 1) return;
+    if (this.#state !== 1) return;
     const max = this.#limits.maxMessageSize;
     if (typeof data === 'string' ? overLimit(data, max) : data.byteLength > max) {
       this.#serverClose(1009, 'message too big');
@@ -171,13 +172,12 @@ export class Session implements WSContext {
   readonly #reportError = (e: unknown) => this.#error(e);
 
   #closed(code: number, reason: string): void {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
+    if (this.#state === 3) return;
+    this.#state = 3;
     clearInterval(this.#idle);
     clearTimeout(this.#closeTimer);
     clearTimeout(this.#poll);
     this.#wake();
-    this.#onClosed?.(this);
     this.#c.emit('ws:close', () => ({ path: this.#c.path, code, reason }));
     this.#call(() => this.#events.onClose?.({ code, reason }, this));
   }
@@ -194,8 +194,8 @@ export class Session implements WSContext {
 
   /** The server's own close: closing handshake, then a hard drop if the peer never answers. */
   #serverClose(code: number, reason: string): void {
-    if (this.readyState !== 1) return;
-    this.readyState = 2;
+    if (this.#state !== 1) return;
+    this.#state = 2;
     this.#raw.close(code, reason);
     this.#closeTimer = setTimeout(() => this.#raw.terminate(), CLOSE_GRACE_MS);
   }
@@ -218,7 +218,7 @@ export class Session implements WSContext {
   #pollDrain(): void {
     this.#poll = setTimeout(() => {
       this.#poll = undefined;
-      if (this.readyState === 3 || this.#raw.buffered() <= this.#limits.highWaterMark) this.#wake();
+      if (this.#state === 3 || this.#raw.buffered() <= this.#limits.highWaterMark) this.#wake();
       else this.#pollDrain();
     }, DRAIN_POLL_MS);
   }
