@@ -47,15 +47,18 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
     const data = event.data;
     sink?.message(typeof data === 'string' ? data : new Uint8Array(data as ArrayBuffer));
   };
+  // Deno reports a peer that vanished as an error ("Unexpected EOF") and then a close with code 0:
+  // that is a dropped connection (1006), which the close reports; any other error is passed on.
+  let failure: unknown;
+  socket.onerror = (event) => {
+    failure = (event as ErrorEvent).error ?? new Error((event as ErrorEvent).message ?? 'WebSocket error');
+  };
   socket.onclose = (event) => {
     if (sink === undefined) return;
     open?.delete(sink);
-    sink.closed(event.code, event.reason);
-  };
-  socket.onerror = (event) => {
-    // Deno reports a peer that vanished as an error before the close (1006): the close says it.
-    const error = (event as ErrorEvent).error;
-    if (error !== undefined) sink?.error(error);
+    const code = event.code === 0 ? 1006 : event.code;
+    if (failure !== undefined && code !== 1006) sink.error(failure);
+    sink.closed(code, event.reason);
   };
   return response;
 }
