@@ -15,6 +15,8 @@ const ENTRIES = [
   'rove/views',
   'rove/fs-routes',
   'rove/otel',
+  'rove/cookie',
+  'rove/trust-proxy',
   'rove/sse',
   'rove/websocket',
 ];
