@@ -253,3 +253,31 @@ describe('upgradeWebSocket: the session', () => {
     expect(raw.terminated).toBe(false);
   });
 });
+
+describe('originAllowed: property', () => {
+  it('without a list, only an http(s) origin on the request’s own host passes, whatever the string', async () => {
+    const { originAllowed } = await import('../../src/websocket/handshake.ts');
+    const fc = (await import('fast-check')).default;
+    const app = new App();
+    let ctx: import('../../src/context.ts').Context<any, any> | undefined;
+    app.get('/ws', (c) => {
+      ctx = c;
+      return c.text('');
+    });
+    await app.fetch(new Request('http://app.example/ws'));
+    const piece = fc.constantFrom('app.example', 'evil.example', '@', ':', '.', '/', '\\', '%2e', '80', '443', 'APP.EXAMPLE', '', ' ', '#', '?');
+    const origin = fc
+      .tuple(fc.constantFrom('http://', 'https://', 'ws://', 'null', '', 'file://', 'javascript:'), fc.array(piece, { maxLength: 5 }))
+      .map(([s, p]) => s + p.join(''));
+    fc.assert(
+      fc.property(origin, (o) => {
+        const allowed = originAllowed(o, ctx!, undefined);
+        if (!allowed) return;
+        const u = new URL(o);
+        expect(['http:', 'https:']).toContain(u.protocol);
+        expect(u.host).toBe('app.example');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
