@@ -78,7 +78,12 @@ export function toNodeListener(app: App<any>, env: unknown = process.env, pendin
  * const server = createServer(toNodeListener(app));
  * server.on('upgrade', toNodeUpgradeListener(app));
  */
-export function toNodeUpgradeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>(), open = new OpenSockets()) {
+export function toNodeUpgradeListener(
+  app: App<any>,
+  env: unknown = process.env,
+  pending: Set<Promise<unknown>> = new Set(),
+  open: OpenSockets = new OpenSockets(),
+): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const ctx = backgroundContext(pending);
   return (incoming: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => {}); // a reset before the answer is nobody's error

@@ -30,7 +30,7 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
   let sink: SocketEvents | undefined;
   const raw: RawSocket = {
     send(data) {
-      if (socket.readyState === 1) socket.send(data);
+      if (socket.readyState === 1) socket.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
     },
     close: (code, reason) => socket.close(code, reason),
     // Deno has no abort for a socket: a close without waiting is the nearest.
