@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App } from '../src/app.ts';
-import { internalError } from '../src/errors.ts';
+import { errorResponse, HttpError, internalError } from '../src/errors.ts';
 import { upgradeOf } from '../src/websocket/protocol.ts';
 import { processHooks } from './global-errors.ts';
 import { NodeRequest, targetAuthority } from './node-request.ts';
@@ -127,12 +127,19 @@ export function toNodeUpgradeListener(
 }
 
 function send(result: Response, res: ServerResponse, head: boolean, app: App<any>): void {
+  // A WebSocket route reached through 'request': the server has no 'upgrade' listener of ours.
+  if (upgradeOf(result) !== undefined) result = notUpgraded();
   try {
     const writing = write(result, res, head);
     if (writing) writing.catch((error) => fail(res, dev(app, error)));
   } catch (error) {
     fail(res, dev(app, error));
   }
+}
+
+function notUpgraded(): Response {
+  const detail = 'WebSocket: this server does not complete upgrades (add toNodeUpgradeListener(app) to its upgrade event)';
+  return errorResponse(new HttpError(501, detail, { expose: true }), null, false);
 }
 
 /** The error to show in the 500: only in dev mode. */
