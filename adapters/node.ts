@@ -100,7 +100,7 @@ export function toNodeUpgradeListener(
     }
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
       // node:http did not parse a body for an upgrade: refuse rather than read nothing.
-      refuse(res, 'Upgrade is only for GET');
+      refuse(res, 'Upgrade is only read on GET and HEAD requests');
       return;
     }
     const target = incoming.url ?? '';
