@@ -48,6 +48,8 @@ export interface SSEOptions {
 const encoder = new TextEncoder();
 const KEEP_ALIVE = ': keep-alive\n\n';
 const RESOLVED = Promise.resolve();
+// Keep-alive intervals a client may take nothing while events wait (with the default, a minute).
+const STALLED_TICKS = 4;
 
 /**
  * Answer with Server-Sent Events. Headers: `text/event-stream`, `Cache-Control: no-cache`
@@ -78,6 +80,8 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
   // Events a slow client has not taken yet are batched instead of queued one chunk each.
   let pending = '';
   let sentSinceTick = false;
+  // Keep-alive ticks with events waiting and no read at all: a reader that never comes back.
+  let stalled = 0;
   // Senders waiting for the reader; more than one when the app sends from several places.
   let waiting: (() => void)[] = [];
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -91,6 +95,12 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;
     wakeAll();
+  };
+  const gone = (reason: unknown) => {
+    ended = true;
+    pending = '';
+    finish();
+    abort.abort(reason);
   };
   const write = (text: string): Promise<void> => {
     if (ended || text === '') return RESOLVED;
@@ -113,6 +123,7 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
       },
       // With a high-water mark of 0, pull() means exactly "the reader asks for data".
       pull() {
+        stalled = 0;
         if (pending === '') {
           wanted = true;
           return;
@@ -124,10 +135,7 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
       },
       cancel(reason) {
         // The runtime cancels the body when the client disconnects: that is the signal.
-        ended = true;
-        pending = '';
-        finish();
-        abort.abort(reason ?? new Error('The client went away'));
+        gone(reason ?? new Error('The client went away'));
       },
     },
     { highWaterMark: 0 },
@@ -166,6 +174,17 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
   const every = options.keepAliveMs ?? 15_000;
   if (every > 0) {
     timer = setInterval(() => {
+      if (pending !== '' && ++stalled >= STALLED_TICKS) {
+        // Nothing taken for that long (a peer that vanished without a reset, a body nobody reads):
+        // end the stream rather than hold the producer and its events for ever.
+        gone(new Error('The client read nothing for too long'));
+        try {
+          controller.error(new Error('SSE: the client read nothing for too long'));
+        } catch {
+          // already closed
+        }
+        return;
+      }
       // Only when the line is quiet, and never onto a queue the client is not reading.
       if (!sentSinceTick && pending === '') void write(KEEP_ALIVE);
       sentSinceTick = false;
