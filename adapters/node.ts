@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App } from '../src/app.ts';
-import { internalError } from '../src/errors.ts';
+import { errorResponse, HttpError, internalError } from '../src/errors.ts';
 import { upgradeOf } from '../src/websocket/protocol.ts';
 import { processHooks } from './global-errors.ts';
 import { NodeRequest, targetAuthority } from './node-request.ts';
@@ -84,7 +84,12 @@ export function toNodeListener(
  * const server = createServer(toNodeListener(app));
  * server.on('upgrade', toNodeUpgradeListener(app));
  */
-export function toNodeUpgradeListener(app: App<any>, env: unknown = process.env, pending = new Set<Promise<unknown>>(), open = new OpenSockets()) {
+export function toNodeUpgradeListener(
+  app: App<any>,
+  env: unknown = process.env,
+  pending: Set<Promise<unknown>> = new Set(),
+  open: OpenSockets = new OpenSockets(),
+): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const ctx = backgroundContext(pending);
   return (incoming: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => {}); // a reset before the answer is nobody's error
@@ -101,7 +106,7 @@ export function toNodeUpgradeListener(app: App<any>, env: unknown = process.env,
     }
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
       // node:http did not parse a body for an upgrade: refuse rather than read nothing.
-      refuse(res, 'Upgrade is only for GET');
+      refuse(res, 'Upgrade is only read on GET and HEAD requests');
       return;
     }
     const target = incoming.url ?? '';
@@ -128,12 +133,19 @@ export function toNodeUpgradeListener(app: App<any>, env: unknown = process.env,
 }
 
 function send(result: Response, res: ServerResponse, head: boolean, app: App<any>): void {
+  // A WebSocket route reached through 'request': the server has no 'upgrade' listener of ours.
+  if (upgradeOf(result) !== undefined) result = notUpgraded();
   try {
     const writing = write(result, res, head);
     if (writing) writing.catch((error) => fail(res, dev(app, error)));
   } catch (error) {
     fail(res, dev(app, error));
   }
+}
+
+function notUpgraded(): Response {
+  const detail = 'WebSocket: this server does not complete upgrades (add toNodeUpgradeListener(app) to its upgrade event)';
+  return errorResponse(new HttpError(501, detail, { expose: true }), null, false);
 }
 
 /** The error to show in the 500: only in dev mode. */

@@ -18,20 +18,19 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
   let socket: WebSocket;
   let response: Response;
   try {
-    ({ socket, response } = Deno.upgradeWebSocket(request, {
-      ...(upgrade.protocol === undefined ? {} : { protocol: upgrade.protocol }),
-      idleTimeout: Math.ceil(upgrade.idleTimeoutMs / 1000),
-    }));
+    // Not Deno's `protocol` option: Deno 2.9 splits the offer at ", " only, and refuses "a,b".
+    ({ socket, response } = Deno.upgradeWebSocket(request, { idleTimeout: Math.ceil(upgrade.idleTimeoutMs / 1000) }));
   } catch (error) {
     // The core checked the handshake; whatever Deno still refuses is the client's fault.
     return errorResponse(new HttpError(400, `WebSocket: ${(error as Error).message}`), null, false);
   }
   copyHeaders(upgrade.headers, response);
+  if (upgrade.protocol !== undefined) response.headers.set('sec-websocket-protocol', upgrade.protocol);
   socket.binaryType = 'arraybuffer';
   let sink: SocketEvents | undefined;
   const raw: RawSocket = {
     send(data) {
-      if (socket.readyState === 1) socket.send(data);
+      if (socket.readyState === 1) socket.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
     },
     close: (code, reason) => socket.close(code, reason),
     // Deno has no abort for a socket: a close without waiting is the nearest.
@@ -48,15 +47,18 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
     const data = event.data;
     sink?.message(typeof data === 'string' ? data : new Uint8Array(data as ArrayBuffer));
   };
+  // Deno reports a peer that vanished as an error ("Unexpected EOF") and then a close with code 0:
+  // that is a dropped connection (1006), which the close reports; any other error is passed on.
+  let failure: unknown;
+  socket.onerror = (event) => {
+    failure = (event as ErrorEvent).error ?? new Error((event as ErrorEvent).message ?? 'WebSocket error');
+  };
   socket.onclose = (event) => {
     if (sink === undefined) return;
     open?.delete(sink);
-    sink.closed(event.code, event.reason);
-  };
-  socket.onerror = (event) => {
-    // Deno reports a peer that vanished as an error before the close (1006): the close says it.
-    const error = (event as ErrorEvent).error;
-    if (error !== undefined) sink?.error(error);
+    const code = event.code === 0 ? 1006 : event.code;
+    if (failure !== undefined && code !== 1006) sink.error(failure);
+    sink.closed(code, event.reason);
   };
   return response;
 }

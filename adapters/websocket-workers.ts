@@ -22,7 +22,7 @@ function upgradeWorker(upgrade: Upgrade): Response {
   let closing = false;
   const raw: RawSocket = {
     send(data) {
-      if (server.readyState === 1) server.send(data);
+      if (server.readyState === 1) server.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
     },
     close(code, reason) {
       closing = true;

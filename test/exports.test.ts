@@ -23,6 +23,8 @@ const ENTRIES = [
   'rove/secure-headers',
   'rove/request-id',
   'rove/logger',
+  'rove/sse',
+  'rove/websocket',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};

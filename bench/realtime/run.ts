@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../lib/proc.ts';
+import { type Child, freePort, killAllNow, ROOT, resolveBin, startChild, stopAll, stopChild } from '../lib/proc.ts';
 import { bundleWorker, workerdConfig } from '../lib/workerd.ts';
 import { type LoadResult, sseLoad, wsEchoLoad } from './load.ts';
 
@@ -143,6 +143,14 @@ async function main(): Promise<void> {
   }
   if (f.out) writeFileSync(f.out, `${JSON.stringify({ load, rounds, results }, null, 2)}\n`);
 }
+
+// Interrupted (Ctrl-C, a timeout): stop the servers started, by pid, before leaving.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    stopAll().finally(() => process.exit(130));
+  });
+}
+process.on('exit', killAllNow);
 
 main().then(
   () => process.exit(0),

@@ -41,12 +41,15 @@ export interface SSEOptions {
   keepAliveMs?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
-  /** Bytes queued for a slow client before `send` waits (default 64 KiB). */
+  /** Characters (about bytes) held for a slow client before `send` waits (default 65 536). */
   highWaterMark?: number;
 }
 
 const encoder = new TextEncoder();
-const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
+const KEEP_ALIVE = ': keep-alive\n\n';
+const RESOLVED = Promise.resolve();
+// Keep-alive intervals a client may take nothing while events wait (with the default, a minute).
+const STALLED_TICKS = 4;
 
 /**
  * Answer with Server-Sent Events. Headers: `text/event-stream`, `Cache-Control: no-cache`
@@ -67,29 +70,50 @@ const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<void> | void, options: SSEOptions = {}): Response {
   const abort = new AbortController();
   const signal = abort.signal;
+  const highWaterMark = options.highWaterMark ?? 65_536;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  // Closed or cancelled: nothing more goes out.
   let ended = false;
+  // The reader waits for data: the next text goes out at once.
+  let wanted = false;
+  // Text sent while the reader was busy writing: it goes out, as one chunk, with the next read.
+  // Events a slow client has not taken yet are batched instead of queued one chunk each.
+  let pending = '';
   let sentSinceTick = false;
-  // Senders waiting for the reader to pull; more than one when the app sends from several places.
+  // Keep-alive ticks with events waiting and no read at all: a reader that never comes back.
+  let stalled = 0;
+  // Senders waiting for the reader; more than one when the app sends from several places.
   let waiting: (() => void)[] = [];
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  const finish = () => {
-    if (timer !== undefined) clearInterval(timer);
-    timer = undefined;
-    wakeAll();
-  };
   const wakeAll = () => {
     const list = waiting;
     waiting = [];
     for (const w of list) w();
   };
-  const enqueue = async (bytes: Uint8Array): Promise<void> => {
-    if (ended || bytes.byteLength === 0) return;
+  const finish = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+    wakeAll();
+  };
+  const gone = (reason: unknown) => {
+    ended = true;
+    pending = '';
+    finish();
+    abort.abort(reason);
+  };
+  const write = (text: string): Promise<void> => {
+    if (ended || text === '') return RESOLVED;
     sentSinceTick = true;
-    controller.enqueue(bytes);
-    // Backpressure: wait for the reader to pull (or the client to leave) before queuing more.
-    while (!ended && (controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (wanted) {
+      wanted = false;
+      controller.enqueue(encoder.encode(text));
+      return RESOLVED;
+    }
+    pending += text;
+    if (pending.length < highWaterMark) return RESOLVED;
+    // Backpressure: wait for the reader (or the client to leave) before taking more.
+    return new Promise<void>((resolve) => waiting.push(resolve));
   };
 
   const body = new ReadableStream<Uint8Array>(
@@ -97,24 +121,38 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
       start(c) {
         controller = c;
       },
+      // With a high-water mark of 0, pull() means exactly "the reader asks for data".
       pull() {
+        stalled = 0;
+        if (pending === '') {
+          wanted = true;
+          return;
+        }
+        const text = pending;
+        pending = '';
+        controller.enqueue(encoder.encode(text));
         wakeAll();
       },
       cancel(reason) {
         // The runtime cancels the body when the client disconnects: that is the signal.
-        ended = true;
-        finish();
-        abort.abort(reason ?? new Error('The client went away'));
+        gone(reason ?? new Error('The client went away'));
       },
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: options.highWaterMark ?? 65_536 }),
+    { highWaterMark: 0 },
   );
 
   const lastEventId = c.req.header('last-event-id');
   const stream: SSEStream = {
-    // async: a refused field rejects the promise rather than throwing where the call is made.
-    send: async (message) => enqueue(encoder.encode(formatEvent(message))),
-    comment: async (text) => enqueue(encoder.encode(`${comment(text)}\n`)),
+    send(message) {
+      let text: string;
+      try {
+        text = formatEvent(message);
+      } catch (error) {
+        return Promise.reject(error); // a refused field rejects, rather than throwing where the call is made
+      }
+      return write(text);
+    },
+    comment: (text) => write(`${comment(text)}\n`),
     lastEventId,
     signal,
     get aborted() {
@@ -136,8 +174,19 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
   const every = options.keepAliveMs ?? 15_000;
   if (every > 0) {
     timer = setInterval(() => {
-      // Only when the line is quiet, and never past a full queue.
-      if (!sentSinceTick && !ended && (controller.desiredSize ?? 0) > 0) controller.enqueue(KEEP_ALIVE);
+      if (pending !== '' && ++stalled >= STALLED_TICKS) {
+        // Nothing taken for that long (a peer that vanished without a reset, a body nobody reads):
+        // end the stream rather than hold the producer and its events for ever.
+        gone(new Error('The client read nothing for too long'));
+        try {
+          controller.error(new Error('SSE: the client read nothing for too long'));
+        } catch {
+          // already closed
+        }
+        return;
+      }
+      // Only when the line is quiet, and never onto a queue the client is not reading.
+      if (!sentSinceTick && pending === '') void write(KEEP_ALIVE);
       sentSinceTick = false;
     }, every);
   }
@@ -152,6 +201,8 @@ export function sse(c: Context<any, any>, run: (stream: SSEStream) => Promise<vo
       if (ended) return;
       ended = true;
       try {
+        if (pending !== '') controller.enqueue(encoder.encode(pending));
+        pending = '';
         controller.close();
       } catch {
         // already cancelled

@@ -22,6 +22,10 @@ export function validKey(key: string | undefined): boolean {
  * same-origin request from an old one) passes; a page on the request's own host passes;
  * anything else only through `allowed`. This is what stops cross-site WebSocket hijacking:
  * cookies go with a cross-site upgrade, so the page's origin is the only tell.
+ * `upgradeWebSocket` applies it; use it yourself where a route hands the upgrade on (a Durable Object).
+ *
+ * @example
+ * if (!originAllowed(c.req.header('origin'), c, ['https://app.example'])) throw new HttpError(403);
  */
 export function originAllowed(origin: string | undefined, c: Context<any, any>, allowed: AllowedOrigins | undefined): boolean {
   if (origin === undefined) return true;

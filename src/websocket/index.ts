@@ -11,7 +11,7 @@ import { type AllowedOrigins, chooseProtocol, hasToken, originAllowed, validKey 
 import { type RawSocket, UPGRADE, type Upgrade } from './protocol.ts';
 import { Session, type WSEvents } from './session.ts';
 
-export type { AllowedOrigins } from './handshake.ts';
+export { type AllowedOrigins, originAllowed } from './handshake.ts';
 export type { CloseInfo, WSContext, WSEvents } from './session.ts';
 
 declare module '../event-map.ts' {

@@ -46,6 +46,7 @@ export interface SessionLimits {
 }
 
 const encoder = new TextEncoder();
+const RESOLVED = Promise.resolve();
 // After the server starts a close, a peer that never answers is dropped this much later.
 const CLOSE_GRACE_MS = 5_000;
 // Where the runtime has no drain event: how often a waiting send looks at the queue again.
@@ -71,7 +72,7 @@ function sendableCode(code: number): boolean {
 }
 
 export class Session implements WSContext {
-  readyState: 1 | 2 | 3 = 1;
+  #state: 1 | 2 | 3 = 1;
   #raw: RawSocket;
   #events: WSEvents;
   #c: Context<any, any>;
@@ -82,7 +83,6 @@ export class Session implements WSContext {
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #waiting: (() => void)[] = [];
   #poll: ReturnType<typeof setTimeout> | undefined;
-  #onClosed: ((s: Session) => void) | undefined;
 
   constructor(
     raw: RawSocket,
@@ -90,13 +90,11 @@ export class Session implements WSContext {
     c: Context<any, any>,
     limits: SessionLimits,
     readonly protocol: string,
-    onClosed?: (s: Session) => void,
   ) {
     this.#raw = raw;
     this.#events = events;
     this.#c = c;
     this.#limits = limits;
-    this.#onClosed = onClosed;
     const idle = limits.idleTimeoutMs;
     if (idle > 0 && !raw.nativeIdle) this.#idle = setInterval(() => this.#tick(), Math.max(10, Math.floor(idle / 2)));
   }
@@ -104,7 +102,11 @@ export class Session implements WSContext {
   /** Called by the upgrade once the handshake is done. */
   open(): void {
     this.#c.emit('ws:open', () => ({ path: this.#c.path, protocol: this.protocol }));
-    this.#call('onOpen', () => this.#events.onOpen?.(this));
+    this.#call(() => this.#events.onOpen?.(this));
+  }
+
+  get readyState(): 1 | 2 | 3 {
+    return this.#state;
   }
 
   get bufferedAmount(): number {
@@ -112,14 +114,14 @@ export class Session implements WSContext {
   }
 
   send(data: string | ArrayBuffer | ArrayBufferView): Promise<void> {
-    if (this.readyState !== 1) return Promise.resolve();
+    if (this.#state !== 1) return RESOLVED;
     this.#raw.send(typeof data === 'string' ? data : bytesOf(data));
     const queued = this.#raw.buffered();
-    if (queued <= this.#limits.highWaterMark) return Promise.resolve();
+    if (queued <= this.#limits.highWaterMark) return RESOLVED;
     if (queued > this.#limits.maxBufferedAmount) {
       // A client that reads nothing must not make the server hold its messages without end.
       this.#serverClose(1008, 'send buffer full');
-      return Promise.resolve();
+      return RESOLVED;
     }
     return new Promise<void>((resolve) => {
       this.#waiting.push(resolve);
@@ -149,25 +151,35 @@ export class Session implements WSContext {
 
   #message(data: string | Uint8Array): void {
     this.#heard = true;
-    if (this.readyState !== 1) return;
+    if (this.#state !== 1) return;
     const max = this.#limits.maxMessageSize;
     if (typeof data === 'string' ? overLimit(data, max) : data.byteLength > max) {
       this.#serverClose(1009, 'message too big');
       return;
     }
-    this.#call('onMessage', () => this.#events.onMessage?.(data, this));
+    // The hot path: no closure per message.
+    const events = this.#events;
+    const onMessage = events.onMessage;
+    if (onMessage === undefined) return;
+    try {
+      const out = onMessage.call(events, data, this);
+      if (out instanceof Promise) out.catch(this.#reportError);
+    } catch (e) {
+      this.#error(e);
+    }
   }
 
+  readonly #reportError = (e: unknown) => this.#error(e);
+
   #closed(code: number, reason: string): void {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
+    if (this.#state === 3) return;
+    this.#state = 3;
     clearInterval(this.#idle);
     clearTimeout(this.#closeTimer);
     clearTimeout(this.#poll);
     this.#wake();
-    this.#onClosed?.(this);
     this.#c.emit('ws:close', () => ({ path: this.#c.path, code, reason }));
-    this.#call('onClose', () => this.#events.onClose?.({ code, reason }, this));
+    this.#call(() => this.#events.onClose?.({ code, reason }, this));
   }
 
   #error(error: unknown): void {
@@ -182,8 +194,8 @@ export class Session implements WSContext {
 
   /** The server's own close: closing handshake, then a hard drop if the peer never answers. */
   #serverClose(code: number, reason: string): void {
-    if (this.readyState !== 1) return;
-    this.readyState = 2;
+    if (this.#state !== 1) return;
+    this.#state = 2;
     this.#raw.close(code, reason);
     this.#closeTimer = setTimeout(() => this.#raw.terminate(), CLOSE_GRACE_MS);
   }
@@ -206,7 +218,7 @@ export class Session implements WSContext {
   #pollDrain(): void {
     this.#poll = setTimeout(() => {
       this.#poll = undefined;
-      if (this.readyState === 3 || this.#raw.buffered() <= this.#limits.highWaterMark) this.#wake();
+      if (this.#state === 3 || this.#raw.buffered() <= this.#limits.highWaterMark) this.#wake();
       else this.#pollDrain();
     }, DRAIN_POLL_MS);
   }
@@ -218,10 +230,10 @@ export class Session implements WSContext {
   }
 
   /** Run a handler: whatever it throws or rejects goes to onError and `ws:error`, never to the runtime. */
-  #call(_name: string, fn: () => void | Promise<void> | undefined): void {
+  #call(fn: () => void | Promise<void> | undefined): void {
     try {
       const out = fn();
-      if (out instanceof Promise) out.catch((e) => this.#error(e));
+      if (out instanceof Promise) out.catch(this.#reportError);
     } catch (e) {
       this.#error(e);
     }

@@ -1,5 +1,6 @@
 // examples/realtime's contract over real loopback on all five runtimes, with a real
 // WebSocket client (the `ws` package: Node 20 has no global WebSocket without a flag).
+import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RUNTIMES, type Running, start } from './servers.ts';
@@ -32,6 +33,25 @@ function nextMessage(ws: WebSocket): Promise<{ data: Buffer; binary: boolean }> 
 
 function closed(ws: WebSocket): Promise<Closed> {
   return new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+}
+
+/** One HTTP/1.1 request on a fresh connection; everything the server sends until it closes (or 3 s). */
+function rawRequest(base: string, path: string, headers: Record<string, string>): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(Number(port), hostname, () => {
+      const lines = [`GET ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    });
+    let out = '';
+    const timer = setTimeout(() => socket.destroy(), 3000);
+    socket.on('data', (chunk) => (out += chunk.toString('latin1')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+    socket.on('error', reject);
+  });
 }
 
 /** The events of a text/event-stream body, as field lists. */
@@ -136,6 +156,28 @@ describe.each(RUNTIMES)('examples/realtime on %s', (runtime) => {
     own.close();
     const none = await connect(wsUrl);
     none.close();
+  });
+
+  it('refuses hostile origins and handshakes with clear 4xx, never an upgrade', async () => {
+    for (const origin of ['null', 'https://127.0.0.1.evil.example', `${server.url}.evil.example`, 'http://evil.example@127.0.0.1']) {
+      await expect(connect(wsUrl, { origin })).rejects.toMatchObject({ status: 403 });
+    }
+    const handshake = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13' };
+    const badKey = await rawRequest(server.url, '/ws', { ...handshake, 'sec-websocket-key': 'not-a-key' });
+    expect(badKey).toMatch(/^HTTP\/1\.1 400 /);
+    const badVersion = await rawRequest(server.url, '/ws', { ...handshake, 'sec-websocket-version': '8', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    expect(badVersion).toMatch(/^HTTP\/1\.1 426 /);
+  });
+
+  it('an upgrade request to a route that is not a WebSocket gets that route’s answer', async () => {
+    const answer = await rawRequest(server.url, '/sse', {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toContain('data: {"n":3}');
   });
 
   it('GET /ws without an upgrade answers 426', async () => {

@@ -91,6 +91,27 @@ describe('sse()', () => {
     expect(text.split('\n\n').length - 1).toBe(100);
   });
 
+  it('a client that takes nothing for four keep-alive intervals while events wait is treated as gone', async () => {
+    const app = new App();
+    let stream: SSEStream | undefined;
+    let finished = false;
+    app.get('/', (c) =>
+      sse(
+        c,
+        async (s) => {
+          stream = s;
+          while (!s.aborted) await s.send({ data: 'x'.repeat(100) });
+          finished = true;
+        },
+        { keepAliveMs: 20, highWaterMark: 1000 },
+      ),
+    );
+    await app.fetch(new Request('http://x/')); // and never read
+    for (let i = 0; i < 50 && !finished; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(finished).toBe(true);
+    expect(stream!.signal.aborted).toBe(true);
+  });
+
   it('a callback that throws ends the stream and emits sse:error', async () => {
     const app = new App();
     const seen: unknown[] = [];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/index.ts';
 import { upgradeWebSocket, type WebSocketOptions, type WSEvents } from '../../src/websocket/index.ts';
 import { type RawSocket, type SocketEvents, upgradeOf } from '../../src/websocket/protocol.ts';
@@ -197,16 +197,30 @@ describe('upgradeWebSocket: the session', () => {
   });
 
   it('pings a quiet peer, then closes it with 1001; anything heard resets that', async () => {
-    const app = appWith({}, { idleTimeoutMs: 40 });
-    const { raw, sink } = await open(app);
-    await new Promise((r) => setTimeout(r, 30)); // one tick: heard at open, so only reset
-    sink.activity();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(raw.pings).toBeGreaterThanOrEqual(1);
-    expect(raw.closedWith).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 60));
-    expect(raw.closedWith).toEqual([1001, 'idle timeout']);
-    sink.closed(1001, 'idle timeout');
+    const app = appWith({}, { idleTimeoutMs: 1000 });
+    const upgrade = upgradeOf(await app.fetch(request()))!;
+    vi.useFakeTimers();
+    try {
+      const raw = new FakeSocket();
+      const sink = upgrade.accept(raw); // ticks every 500 ms
+      vi.advanceTimersByTime(500); // heard (the open): reset
+      sink.activity();
+      vi.advanceTimersByTime(500); // heard: reset
+      expect(raw.pings).toBe(0);
+      vi.advanceTimersByTime(500); // quiet: ping
+      expect(raw.pings).toBe(1);
+      sink.activity(); // the pong
+      vi.advanceTimersByTime(1000); // reset, then ping again
+      expect(raw.pings).toBe(2);
+      expect(raw.closedWith).toBeUndefined();
+      vi.advanceTimersByTime(500); // quiet after the ping: gone
+      expect(raw.closedWith).toEqual([1001, 'idle timeout']);
+      vi.advanceTimersByTime(5000); // and no answer to the close: dropped
+      expect(raw.terminated).toBe(true);
+      sink.closed(1006, '');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('send() waits for the queue to drain above the high-water mark, and closes 1008 past the hard limit', async () => {
@@ -237,5 +251,33 @@ describe('upgradeWebSocket: the session', () => {
     expect(raw.closedWith).toEqual([1001, 'server shutting down']);
     sink.closed(1001, '');
     expect(raw.terminated).toBe(false);
+  });
+});
+
+describe('originAllowed: property', () => {
+  it('without a list, only an http(s) origin on the request’s own host passes, whatever the string', async () => {
+    const { originAllowed } = await import('../../src/websocket/handshake.ts');
+    const fc = (await import('fast-check')).default;
+    const app = new App();
+    let ctx: import('../../src/context.ts').Context<any, any> | undefined;
+    app.get('/ws', (c) => {
+      ctx = c;
+      return c.text('');
+    });
+    await app.fetch(new Request('http://app.example/ws'));
+    const piece = fc.constantFrom('app.example', 'evil.example', '@', ':', '.', '/', '\\', '%2e', '80', '443', 'APP.EXAMPLE', '', ' ', '#', '?');
+    const origin = fc
+      .tuple(fc.constantFrom('http://', 'https://', 'ws://', 'null', '', 'file://', 'javascript:'), fc.array(piece, { maxLength: 5 }))
+      .map(([s, p]) => s + p.join(''));
+    fc.assert(
+      fc.property(origin, (o) => {
+        const allowed = originAllowed(o, ctx!, undefined);
+        if (!allowed) return;
+        const u = new URL(o);
+        expect(['http:', 'https:']).toContain(u.protocol);
+        expect(u.host).toBe('app.example');
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
