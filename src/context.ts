@@ -1,3 +1,4 @@
+import type { SessionApi } from './context-extensions.ts';
 import { HttpError } from './errors.ts';
 import type { EventKind, EventMap } from './event-map.ts';
 import { type RequestLike, RoveRequest } from './request.ts';
@@ -97,6 +98,11 @@ export let internals: ContextInternals;
  */
 export class Context<E extends Env = Env, I = {}, K extends string = string> {
   readonly env: Bindings<E>;
+  /** The session, once `app.use(session({ keys }))` (rove/session) ran for this request; it throws without. */
+  declare readonly session: SessionApi;
+  /** A CSRF token for this session's forms, once rove/csrf is loaded (needs `session()`): `await c.csrfToken()`. */
+  declare csrfToken: () => Promise<string>;
+
   /** The error a handler threw, for middleware that runs after `next()`. */
   error: unknown = undefined;
 

@@ -57,6 +57,39 @@ export interface EventMap {
   'worker:rejected': { pool: string; task: string; reason: 'queue-full' | 'no-threads' | 'closed'; queued: number; maxQueue: number };
   /** An unhandled rejection or uncaught exception, seen by an adapter. */
   'process:error': { runtime: string; source: 'unhandledRejection' | 'uncaughtException'; error: unknown };
+  // The middleware of the package's own subpaths (declared here: JSR publishes no module augmentation).
+  // sse (rove/sse)
+  /** An SSE callback threw or rejected; the stream was ended. */
+  'sse:error': { path: string; error: unknown };
+  // auth (rove/auth)
+  /** basicAuth(), bearerAuth() or jwt() answered 401. Carries no credentials. */
+  'auth:failed': { scheme: 'basic' | 'bearer'; reason: AuthFailure; method: string; path: string };
+  // static (rove/static)
+  /** serveStatic refused a path that tried to leave its root or named a hidden file; the answer was 404. */
+  'static:rejected': { path: string; reason: string };
+  // ip (rove/ip)
+  /** ipRestriction() refused a request with 403. */
+  'ip:rejected': { rule: IpRule; ip: string | undefined; method: string; path: string };
+  // session (rove/session)
+  /** A new session was saved: a first visit, or `regenerate()` (`reason`). Carries no id or data. */
+  'session:created': { store: 'cookie' | 'server'; reason: 'new' | 'regenerated'; path: string };
+  /** `destroy()` ended a session. */
+  'session:destroyed': { store: 'cookie' | 'server'; path: string };
+  // websocket (rove/websocket)
+  /** A socket opened on `path` (the request path of the upgrade). */
+  'ws:open': { path: string; protocol: string };
+  /** A socket closed: 1000 normal, 1001 going away, 1005 no code, 1006 dropped, 1009 message too big… */
+  'ws:close': { path: string; code: number; reason: string };
+  /** A handler threw or rejected, or the runtime reported a socket error. */
+  'ws:error': { path: string; error: unknown };
+  /** An upgrade refused before it happened: not an upgrade (426), a bad handshake (400, 426) or a foreign origin (403). */
+  'ws:rejected': { path: string; reason: 'not-upgrade' | 'handshake' | 'origin'; origin: string | undefined };
+  // cors (rove/cors)
+  /** cors() refused an origin, or a preflight's method or headers. The answer carries no Access-Control-Allow-Origin. */
+  'cors:rejected': { rule: CorsRule; origin: string; method: string; path: string; preflight: boolean };
+  // csrf (rove/csrf)
+  /** csrf() refused an unsafe request with 403. `origin` is the Origin header as sent, when there was one. */
+  'csrf:rejected': { rule: CsrfRule; method: string; path: string; origin: string | undefined };
 }
 
 export type EventKind = keyof EventMap;
@@ -69,3 +102,12 @@ export type RoveEvent<K extends EventKind = EventKind> = {
 /** A listener may return a promise: it is caught, and kept alive with `waitUntil` on Workers. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a listener may return nothing, or a promise to keep alive
 export type Listener<K extends EventKind = EventKind> = (event: RoveEvent<K>) => void | Promise<unknown>;
+
+/** Which rule refused a request, in the events of rove/auth, rove/ip, rove/cors and rove/csrf. */
+export type AuthFailure = 'missing' | 'malformed' | 'invalid' | 'expired' | 'signature' | 'algorithm' | 'claim';
+
+export type IpRule = 'deny' | 'allow' | 'unknown';
+
+export type CorsRule = 'origin' | 'method' | 'headers';
+
+export type CsrfRule = 'origin' | 'sec-fetch-site' | 'token-missing' | 'token-invalid';

@@ -1,16 +1,10 @@
 // What the auth middleware share: the 401 answer with its WWW-Authenticate challenge, and the event.
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import type { AuthFailure } from '../event-map.ts';
 
 /** Why a request was not let in. */
-export type AuthFailure = 'missing' | 'malformed' | 'invalid' | 'expired' | 'signature' | 'algorithm' | 'claim';
-
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** basicAuth(), bearerAuth() or jwt() answered 401. Carries no credentials. */
-    'auth:failed': { scheme: 'basic' | 'bearer'; reason: AuthFailure; method: string; path: string };
-  }
-}
+export type { AuthFailure } from '../event-map.ts';
 
 // A realm goes inside a quoted string: no quote, backslash or control character can end it early.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses

@@ -3,6 +3,7 @@
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import type { CorsRule } from '../event-map.ts';
 import { isOriginSyntax, normalizeOrigin } from '../origin.ts';
 
 export interface CorsOptions {
@@ -24,14 +25,7 @@ export interface CorsOptions {
 }
 
 /** Which rule refused a request. */
-export type CorsRule = 'origin' | 'method' | 'headers';
-
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** cors() refused an origin, or a preflight's method or headers. The answer carries no Access-Control-Allow-Origin. */
-    'cors:rejected': { rule: CorsRule; origin: string; method: string; path: string; preflight: boolean };
-  }
-}
+export type { CorsRule } from '../event-map.ts';
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const DEFAULT_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH'];

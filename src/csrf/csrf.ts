@@ -3,6 +3,7 @@
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import type { CsrfRule } from '../event-map.ts';
 import { isSameOrigin, normalizeOrigin } from '../origin.ts';
 import { isFormType } from '../request.ts';
 import { verifyCsrfToken } from './token.ts';
@@ -22,14 +23,7 @@ export interface CsrfOptions {
 }
 
 /** Which rule refused a request. */
-export type CsrfRule = 'origin' | 'sec-fetch-site' | 'token-missing' | 'token-invalid';
-
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** csrf() refused an unsafe request with 403. `origin` is the Origin header as sent, when there was one. */
-    'csrf:rejected': { rule: CsrfRule; method: string; path: string; origin: string | undefined };
-  }
-}
+export type { CsrfRule } from '../event-map.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /** Sec-Fetch-Site values a page of this origin (or the user, typing a URL) produces. */

@@ -2,7 +2,7 @@
 // page is that secret masked with fresh random bytes, so no two pages carry the same text
 // (a compressed response then cannot leak it byte by byte, as in the BREACH attack).
 import { fromBase64Url, toBase64Url } from '../base64url.ts';
-import { Context, type Env } from '../context.ts';
+import { Context } from '../context.ts';
 import { getSession, sessionInternals } from '../session/session.ts';
 import { timingSafeEqualBytes } from '../timing-safe.ts';
 
@@ -72,11 +72,4 @@ if (!Object.hasOwn(Context.prototype, 'csrfToken')) {
       return csrfToken(this);
     },
   });
-}
-
-declare module '../context.ts' {
-  interface Context<E extends Env = Env, I = {}> {
-    /** A CSRF token for this session's forms (needs `session()`); see `csrfToken`. */
-    csrfToken(): Promise<string>;
-  }
 }

@@ -3,6 +3,7 @@
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
+import type { IpRule } from '../event-map.ts';
 import { addressMatcher } from '../trust-proxy.ts';
 
 export interface IpRestrictionOptions {
@@ -13,14 +14,7 @@ export interface IpRestrictionOptions {
 }
 
 /** Which rule refused a request. */
-export type IpRule = 'deny' | 'allow' | 'unknown';
-
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** ipRestriction() refused a request with 403. */
-    'ip:rejected': { rule: IpRule; ip: string | undefined; method: string; path: string };
-  }
-}
+export type { IpRule } from '../event-map.ts';
 
 /**
  * Refuse requests by client address with 403 problem+json. `deny` is checked first, then `allow`.

@@ -50,15 +50,6 @@ export class SessionTooLargeError extends Error {
   }
 }
 
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** A new session was saved: a first visit, or `regenerate()` (`reason`). Carries no id or data. */
-    'session:created': { store: 'cookie' | 'server'; reason: 'new' | 'regenerated'; path: string };
-    /** `destroy()` ended a session. */
-    'session:destroyed': { store: 'cookie' | 'server'; path: string };
-  }
-}
-
 /**
  * Sessions: `c.session.get/set/delete/regenerate/destroy`. By default the session lives in the
  * cookie, sealed with AES-256-GCM under keys derived from `keys`; `store` keeps it on the server

@@ -1,6 +1,7 @@
 // The per-request session object. Nothing is read, decrypted or fetched until a method is
 // called; the middleware (middleware.ts) writes it back after the handlers, only when it changed.
-import { Context, type Env } from '../context.ts';
+import { Context } from '../context.ts';
+import type { SessionApi } from '../context-extensions.ts';
 
 /** What loading found: the values, Rove's CSRF secret, and the server-side id when a store keeps it. */
 export interface LoadedSession {
@@ -42,7 +43,7 @@ export let sessionInternals: SessionInternals;
  * });
  * app.get('/me', async (c) => c.json(await c.session.get('user')));
  */
-export class Session {
+export class Session implements SessionApi {
   #backend: SessionBackend;
   #loading: Promise<void> | undefined;
   #data = new Map<string, unknown>();
@@ -197,11 +198,4 @@ if (!Object.hasOwn(Context.prototype, 'session')) {
       return getSession(this);
     },
   });
-}
-
-declare module '../context.ts' {
-  interface Context<E extends Env = Env, I = {}> {
-    /** The session (needs `app.use(session({ keys }))`); see `Session`. */
-    readonly session: Session;
-  }
 }

@@ -9,13 +9,6 @@ import { comment, formatEvent, type SSEMessage } from './frame.ts';
 
 export { comment, formatEvent, type SSEMessage } from './frame.ts';
 
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** An SSE callback threw or rejected; the stream was ended. */
-    'sse:error': { path: string; error: unknown };
-  }
-}
-
 /** What an SSE callback writes to. */
 export interface SSEStream {
   /**

@@ -12,13 +12,6 @@ import { normalizePrefix, staticPath } from './path.ts';
 import { parseRange } from './range.ts';
 import type { FileSource, OpenResult, StaticFile } from './source.ts';
 
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** serveStatic refused a path that tried to leave its root or named a hidden file; the answer was 404. */
-    'static:rejected': { path: string; reason: string };
-  }
-}
-
 const SIBLINGS = [
   ['br', '.br'],
   ['gzip', '.gz'],

@@ -14,19 +14,6 @@ import { Session, type WSEvents } from './session.ts';
 export { type AllowedOrigins, originAllowed } from './handshake.ts';
 export type { CloseInfo, WSContext, WSEvents } from './session.ts';
 
-declare module '../event-map.ts' {
-  interface EventMap {
-    /** A socket opened on `path` (the request path of the upgrade). */
-    'ws:open': { path: string; protocol: string };
-    /** A socket closed: 1000 normal, 1001 going away, 1005 no code, 1006 dropped, 1009 message too big… */
-    'ws:close': { path: string; code: number; reason: string };
-    /** A handler threw or rejected, or the runtime reported a socket error. */
-    'ws:error': { path: string; error: unknown };
-    /** An upgrade refused before it happened: not an upgrade (426), a bad handshake (400, 426) or a foreign origin (403). */
-    'ws:rejected': { path: string; reason: 'not-upgrade' | 'handshake' | 'origin'; origin: string | undefined };
-  }
-}
-
 export interface WebSocketOptions {
   /**
    * Pages that may open the socket besides the server's own host: a list of origins
