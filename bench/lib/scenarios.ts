@@ -4,7 +4,7 @@
 
 import { BENCH_TOKEN, ECHO_BODY, fortunesForRequest, PARAMS_BODY, POWERED_BY } from '../shared/fixtures.ts';
 import { fortunesPage } from '../shared/html.ts';
-import type { FrameworkId } from './config.ts';
+import type { FrameworkId, RuntimeId } from './config.ts';
 import type { ProbeResponse } from './http.ts';
 import { appLayerScenarios } from './scenarios-app.ts';
 
@@ -55,6 +55,8 @@ export interface Scenario {
    * framework encodes these its own way, so they cannot be written into the scenario.
    */
   setup?: Setup;
+  /** Runtimes the scenario runs on; all when absent. */
+  runtimes?: readonly RuntimeId[];
 }
 
 export interface Setup {
@@ -108,6 +110,7 @@ export function simple(
     variant: more.variant ?? 'default',
     ...(more.needs ? { needs: more.needs } : {}),
     ...(more.setup ? { setup: more.setup } : {}),
+    ...(more.runtimes ? { runtimes: more.runtimes } : {}),
   };
 }
 
