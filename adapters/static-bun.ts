@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
 import { serveFrom } from '../src/static/index.ts';
-import { inside, realRoot } from './static-node.ts';
+import { inside, realRoot } from './static-fs.ts';
 
 export * from '../src/static/index.ts';
 
@@ -21,9 +21,9 @@ const bun = (globalThis as unknown as { Bun: { file(path: string): BunBlob } }).
  * A FileSource whose bodies are Bun.file blobs.
  *
  * @example
- * const source = bunFileSource('public');
+ * const source = fileSource('public');
  */
-export function bunFileSource(root: string): FileSource {
+export function fileSource(root: string): FileSource {
   const base = realRoot(root);
   return {
     async open(rel): Promise<OpenResult> {
@@ -63,5 +63,5 @@ export function bunFileSource(root: string): FileSource {
  * app.use('/static', serveStatic({ root: './public', prefix: '/static' }));
  */
 export function serveStatic(options: ServeStaticOptions = {}): Handler {
-  return serveFrom(bunFileSource(options.root ?? '.'), options);
+  return serveFrom(fileSource(options.root ?? '.'), options);
 }

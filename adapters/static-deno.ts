@@ -33,7 +33,7 @@ interface DenoFs {
 const deno = (globalThis as unknown as { Deno: DenoFs }).Deno;
 
 /** Files up to this size are read with one read(); larger ones stream. */
-export const SMALL_FILE = 64 * 1024;
+const SMALL_FILE = 64 * 1024;
 const CHUNK = 64 * 1024;
 const SEEK_START = 0;
 
@@ -54,9 +54,9 @@ function inside(root: string, real: string): boolean {
  * A FileSource over Deno's file API: realPath, containment check, stat, open.
  *
  * @example
- * const source = denoFileSource('public');
+ * const source = fileSource('public');
  */
-export function denoFileSource(root: string): FileSource {
+export function fileSource(root: string): FileSource {
   const base = realRoot(root);
   return {
     async open(rel): Promise<OpenResult> {
@@ -171,5 +171,5 @@ function streamRange(file: DenoFile, start: number, length: number, close: () =>
  * app.use('/static', serveStatic({ root: './public', prefix: '/static' }));
  */
 export function serveStatic(options: ServeStaticOptions = {}): Handler {
-  return serveFrom(denoFileSource(options.root ?? '.'), options);
+  return serveFrom(fileSource(options.root ?? '.'), options);
 }

@@ -3,43 +3,23 @@
  * under `root`, opened once per request, small ones read in one call and
  * larger ones streamed in 64 KiB chunks.
  */
-import { constants, realpathSync } from 'node:fs';
 import { type FileHandle, open, realpath } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
 import { serveFrom } from '../src/static/index.ts';
+import { FLAGS, fileBody, inside, realRoot } from './static-fs.ts';
 
 export * from '../src/static/index.ts';
-
-/** Files up to this size are read with one read() (one stream chunk's worth); larger ones stream. */
-export const SMALL_FILE = 64 * 1024;
-const CHUNK = 64 * 1024;
-// O_NOFOLLOW: the last name must not have turned into a symlink since realpath; O_NONBLOCK: a FIFO must not hang open().
-const FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-/** The real path of a root directory, failing early and clearly when it is missing. */
-export function realRoot(root: string): string {
-  try {
-    return realpathSync(resolve(root));
-  } catch (err) {
-    throw new Error(`serveStatic: root ${JSON.stringify(root)} cannot be read (${(err as Error).message})`);
-  }
-}
-
-/** Whether `real` is `root` itself or inside it. */
-export function inside(root: string, real: string): boolean {
-  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
-}
 
 /**
  * A FileSource over node:fs/promises: realpath, containment check, open, fstat.
  *
  * @example
- * const source = nodeFileSource('public');
+ * const source = fileSource('public');
  * await source.open('app.css'); // { size, mtimeMs, body(), close() } or undefined
  */
-export function nodeFileSource(root: string): FileSource {
+export function fileSource(root: string): FileSource {
   const base = realRoot(root);
   return {
     async open(rel): Promise<OpenResult> {
@@ -82,63 +62,6 @@ export function nodeFileSource(root: string): FileSource {
   };
 }
 
-async function fileBody(fh: FileHandle, start: number, end: number): Promise<BodyInit> {
-  const length = end - start + 1;
-  if (length <= SMALL_FILE) {
-    try {
-      const buf = new Uint8Array(length);
-      let got = 0;
-      while (got < length) {
-        const { bytesRead } = await fh.read(buf, got, length - got, start + got);
-        if (bytesRead === 0) break; // truncated since fstat: send what is there
-        got += bytesRead;
-      }
-      return got === length ? buf : buf.subarray(0, got);
-    } finally {
-      await fh.close().catch(() => {});
-    }
-  }
-  return streamFile(fh, start, length);
-}
-
-/** A pull stream over a file handle; closes it at the end, on error and on cancel. */
-export function streamFile(fh: FileHandle, start: number, length: number): ReadableStream<Uint8Array> {
-  let position = start;
-  let left = length;
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    fh.close().catch(() => {});
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const buf = new Uint8Array(Math.min(CHUNK, left));
-        const { bytesRead } = await fh.read(buf, 0, buf.length, position);
-        if (bytesRead === 0) {
-          close();
-          controller.close();
-          return;
-        }
-        position += bytesRead;
-        left -= bytesRead;
-        controller.enqueue(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
-        if (left === 0) {
-          close();
-          controller.close();
-        }
-      } catch (err) {
-        close();
-        controller.error(err);
-      }
-    },
-    cancel() {
-      close();
-    },
-  });
-}
-
 /**
  * Serve the files under `root`, below the URL `prefix`: ETag and Last-Modified,
  * 304s, single Range requests, HEAD, index.html, optional `.br`/`.gz` siblings.
@@ -150,5 +73,5 @@ export function streamFile(fh: FileHandle, start: number, length: number): Reada
  * app.use('/static', serveStatic({ root: './public', prefix: '/static', cacheControl: 'public, max-age=3600' }));
  */
 export function serveStatic(options: ServeStaticOptions = {}): Handler {
-  return serveFrom(nodeFileSource(options.root ?? '.'), options);
+  return serveFrom(fileSource(options.root ?? '.'), options);
 }

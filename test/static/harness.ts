@@ -3,6 +3,7 @@
 // of the root, a big file, precompressed siblings, an empty directory.
 // Workers run under Miniflare with the copy as the [assets] directory.
 
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,7 @@ export function prepareRoot(links = true): StaticRoot {
     symlinkSync('../secret.txt', join(root, 'escape-rel.txt'));
     symlinkSync(dir, join(root, 'escape-dir'));
     symlinkSync('app.css', join(root, 'inner-link.css'));
+    execFileSync('mkfifo', [join(root, 'fifo.css')]); // opening it must not wait for a writer
   }
   return { dir, root, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -199,6 +199,7 @@ describe.each(RUNTIMES)('rove/static on %s', (runtime) => {
       expect(a.status, path).toBe(404);
       expect(a.body.toString()).not.toContain(SECRET);
     }
+    expect((await req('/static/fifo.css')).status).toBe(404);
     const inner = await req('/static/inner-link.css');
     expect(inner.status).toBe(200);
     expect(inner.body.toString()).toBe(CSS);
