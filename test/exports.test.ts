@@ -21,6 +21,8 @@ const ENTRIES = [
   'rove/secure-headers',
   'rove/request-id',
   'rove/logger',
+  'rove/cookie',
+  'rove/trust-proxy',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};

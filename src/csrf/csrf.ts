@@ -34,6 +34,7 @@ declare module '../event-map.ts' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /** Sec-Fetch-Site values a page of this origin (or the user, typing a URL) produces. */
 const OWN_SITE = new Set(['same-origin', 'none']);
+const BEARER = /^bearer\s/i;
 /** Longer header values are not echoed in the refusal. */
 const MAX_ECHO = 200;
 
@@ -47,7 +48,8 @@ const MAX_ECHO = 200;
  *    `x-csrf-token` header. A token sent in the header is always checked.
  *
  * Reading the token from a form uses `c.req.formData()`, which keeps the parsed body: the
- * handler's `c.req.form()` reads it again for free. See docs/csrf.md.
+ * handler's `c.req.form()` reads it again for free. Requests with `Authorization: Bearer …` are
+ * not checked: browsers never attach a bearer token by themselves. See docs/csrf.md.
  *
  * @example
  * app.use(session({ keys: [env.SESSION_SECRET] }));
@@ -69,6 +71,9 @@ export function csrf(options: CsrfOptions = {}): Handler {
   return async (c, next) => {
     const method = c.req.method;
     if (SAFE_METHODS.has(method)) return next();
+    // A browser never attaches a bearer token by itself, and a page on another origin can send one
+    // only after a CORS preflight the app allowed: such a request is no forgery.
+    if (BEARER.test(c.req.header('authorization') ?? '')) return next();
     const origin = c.req.header('origin');
     let fromOwnSite = false;
     if (origin !== undefined) {

@@ -22,6 +22,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore {
   if (!(maxValueSize > 0)) throw new RangeError('memoryStore: maxValueSize must be a positive number of bytes');
   // Map order is insertion order: re-inserting on use keeps the least recently used first.
   const entries = new Map<string, { value: string; expires: number }>();
+  let lastSweep = 0;
   return {
     async get(id) {
       const entry = entries.get(id);
@@ -34,21 +35,22 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore {
     async set(id, value, maxAge) {
       if (value.length > maxValueSize) throw new RangeError(`Session is ${value.length} bytes, over the memory store's maxValueSize of ${maxValueSize}`);
       entries.delete(id);
-      if (entries.size >= maxEntries) sweep(entries, maxEntries);
+      if (entries.size >= maxEntries) {
+        const now = Date.now();
+        // A full scan for expired sessions at most once a second; between scans, the least recently used go.
+        if (now - lastSweep >= 1000) {
+          lastSweep = now;
+          for (const [key, entry] of entries) if (entry.expires <= now) entries.delete(key);
+        }
+        for (const key of entries.keys()) {
+          if (entries.size < maxEntries) break;
+          entries.delete(key);
+        }
+      }
       entries.set(id, { value, expires: Date.now() + maxAge * 1000 });
     },
     async delete(id) {
       entries.delete(id);
     },
   };
-}
-
-/** Drop expired sessions, then the least recently used until there is room for one more. */
-function sweep(entries: Map<string, { expires: number }>, maxEntries: number): void {
-  const now = Date.now();
-  for (const [id, entry] of entries) if (entry.expires <= now) entries.delete(id);
-  for (const id of entries.keys()) {
-    if (entries.size < maxEntries) break;
-    entries.delete(id);
-  }
 }

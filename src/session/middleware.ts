@@ -3,6 +3,7 @@
 import { toBase64Url } from '../base64url.ts';
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
+import { getCookie } from '../cookie.ts';
 import { type CookieOptions, serializeCookie } from '../cookies.ts';
 import { checkSecrets, type Sealer, sealer } from './seal.ts';
 import { type LoadedSession, SESSION_KEY, Session, sessionInternals, toObject } from './session.ts';
@@ -125,8 +126,9 @@ interface Saved {
 }
 
 async function load(c: Context<any, any>, config: Config): Promise<LoadedSession | null> {
-  const value = c.req.cookie(config.name);
-  if (!value) return null;
+  const value = getCookie(c, config.name);
+  // Longer than any cookie this middleware writes: not ours, and not worth a decryption.
+  if (!value || value.length > MAX_COOKIE_SIZE) return null;
   const opened = await config.box.unseal(value);
   if (opened === null) return null;
   if (config.inCookie) return parse(opened, undefined);
@@ -164,7 +166,12 @@ async function commit(c: Context<any, any>, s: Session, config: Config): Promise
     const { data, csrf } = sessionInternals.record(s);
     const saved: Saved = { d: toObject(data), e: Date.now() + config.maxAge * 1000 };
     if (csrf !== undefined) saved.c = csrf;
-    const json = JSON.stringify(saved);
+    let json: string;
+    try {
+      json = JSON.stringify(saved);
+    } catch (error) {
+      throw new TypeError(`Session values must be JSON (strings, numbers, booleans, null, arrays, plain objects): ${(error as Error).message}`);
+    }
     let value: string;
     if (store === null) {
       // Checked before sealing: sealing adds a third, so a session this long can never fit.
@@ -179,7 +186,7 @@ async function commit(c: Context<any, any>, s: Session, config: Config): Promise
     header = serializeCookie(config.name, value, cookieOptions(c, config, config.browserSession ? undefined : config.maxAge));
     const size = config.name.length + 1 + value.length;
     if (size > MAX_COOKIE_SIZE) throw new SessionTooLargeError(size);
-  } else if (state.destroyed && c.req.cookie(config.name) !== undefined) {
+  } else if (state.destroyed && getCookie(c, config.name) !== undefined) {
     header = serializeCookie(config.name, '', { ...cookieOptions(c, config, 0), expires: new Date(0) });
   }
   if (header !== undefined) appendCookie(c, header);

@@ -161,6 +161,24 @@ describe('auth > jwt', () => {
     await expectInvalid(`Bearer ${future}`, /nbf claim/);
   });
 
+  it('lets a token in exactly while it is valid, with clockTolerance as leeway (property)', async () => {
+    const tolerant = new App();
+    tolerant.use(jwt({ secret: SECRET, clockTolerance: 30 }));
+    tolerant.get('/', (c) => c.text('ok'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: -3600, max: 3600 }).filter((d) => Math.abs(d) > 2 && Math.abs(d + 30) > 2),
+        async (offset) => {
+          const now = Math.floor(Date.now() / 1000);
+          const token = await sign({ sub: 'ada' }, { exp: now + offset });
+          expect((await call(app, '/api/me', `Bearer ${token}`)).status).toBe(offset > 0 ? 200 : 401);
+          expect((await call(tolerant, '/', `Bearer ${token}`)).status).toBe(offset > -30 ? 200 : 401);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('refuses a token without exp', async () => {
     await expectInvalid(`Bearer ${await sign({ sub: 'ada' }, { exp: null })}`, /exp claim/);
   });

@@ -80,6 +80,31 @@ describe('csrf > origin rules', () => {
     await refusal(await post(fn, { origin: 'https://trusted.example.evil' }, 'x'));
   });
 
+  it('refuses every Origin but its own and the listed ones (property)', async () => {
+    const app = makeApp({ token: false, origin: ['https://app.example'] });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.webUrl().map((u) => new URL(u).origin),
+          fc.string({ maxLength: 30 }),
+          fc.constantFrom(ORIGIN, 'https://app.example', 'null', 'HTTP://LOCALHOST', `${ORIGIN}/`),
+        ),
+        fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE'),
+        async (origin, method) => {
+          let res: Response;
+          try {
+            res = await post(app, { origin }, undefined, '/thing', method);
+          } catch {
+            return; // not a valid header value
+          }
+          const allowed = origin === ORIGIN || origin === 'https://app.example';
+          expect(res.status).toBe(allowed ? (method === 'DELETE' ? 200 : 405) : 403);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('falls back to Sec-Fetch-Site without Origin', async () => {
     const app = makeApp({ token: false });
     for (const site of ['cross-site', 'same-site', 'bogus'])
@@ -104,6 +129,18 @@ describe('csrf > origin rules', () => {
     expect(() => csrf({ origin: 'app.example' })).toThrow(/not an origin/);
     expect(() => csrf({ origin: 'https://app.example/path' })).toThrow(/not an origin/);
     expect(() => csrf({ origin: ['https://ok.example', 'javascript:alert(1)'] })).toThrow(/not an origin/);
+  });
+
+  it('does not check requests that carry a bearer token (browsers never attach one by themselves)', async () => {
+    const app = makeApp();
+    for (const origin of [undefined, 'https://app.example']) {
+      const headers: Record<string, string> = { authorization: 'Bearer abc.def.ghi', 'content-type': 'application/json' };
+      if (origin) headers.origin = origin;
+      expect((await post(app, headers, '{}')).status).toBe(200);
+    }
+    // Basic credentials are attached by browsers: no exemption for them.
+    await refusal(await post(app, { authorization: `Basic ${btoa('a:b')}`, origin: 'https://evil.example' }, '{}'));
+    await refusal(await post(app, { authorization: 'Bearer', origin: 'https://evil.example' }, '{}'));
   });
 
   it('emits csrf:rejected with the rule', async () => {

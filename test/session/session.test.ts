@@ -125,6 +125,18 @@ describe('session > cookie store', () => {
     }
   });
 
+  it('says which values a session cannot hold', async () => {
+    const app = new App({ dev: true });
+    app.use(session({ keys: [KEY] }));
+    app.get('/', async (c) => {
+      await c.session.set('n', 10n);
+      return c.text('ok');
+    });
+    const res = await app.fetch(new Request('http://localhost/'));
+    expect(res.status).toBe(500);
+    expect(JSON.stringify(await res.json())).toContain('Session values must be JSON');
+  });
+
   it('ignores a huge cookie without decrypting it', async () => {
     const app = makeApp();
     const res = await call(app, '/get', 'A'.repeat(60_000));

@@ -4,6 +4,7 @@ import { App, type Context } from 'rove';
 import { basicAuth, jwt, jwtPayload } from 'rove/auth';
 import { cors } from 'rove/cors';
 import { csrf, csrfToken } from 'rove/csrf';
+import { ipRestriction } from 'rove/ip';
 import { memoryStore, session } from 'rove/session';
 
 export const SESSION_SECRET = 'conformance-session-secret-0123456789';
@@ -53,5 +54,11 @@ export function makeApp(): App {
 
   app.use('/admin', basicAuth({ username: 'admin', password: 'secret', realm: 'Rove admin' }));
   app.get('/admin', (c) => c.text('admin page'));
+
+  // Loopback is let in; an intranet-only page refuses it (on Workers the address is CF-Connecting-IP).
+  app.use('/local', ipRestriction({ allow: ['127.0.0.1', '::1'] }));
+  app.get('/local', (c) => c.text(`hello ${c.req.ip}`));
+  app.use('/intranet', ipRestriction({ allow: ['10.0.0.0/8'], deny: ['10.6.6.6'] }));
+  app.get('/intranet', (c) => c.text('intranet'));
   return app;
 }
