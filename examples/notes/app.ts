@@ -61,10 +61,12 @@ export function createNotesApp(o: NotesOptions): App {
   // The pages are small: gzip already pays off from a few hundred bytes.
   if (o.compress) app.use(compress({ threshold: 256 }));
   app.use('/static', serveStatic({ root: o.publicDir ?? './public', prefix: '/static', cacheControl: 'public, max-age=3600' }));
-  // Sessions for everything but the static files and the token-authenticated API.
+  // Sessions only on the routes that use them: not the static files, not the token-authenticated POST.
   const sessions = session({ keys: [o.sessionSecret], store: o.store });
   // Form posts must come from this site and carry the session's token.
   const forms = csrf();
+  // The other origin calls the API with a Bearer token, not cookies: no `credentials`, so a
+  // cross-origin GET /api/notes never carries the session.
   app.use('/api', cors({ origin: o.allowedOrigin, methods: ['GET', 'POST'], headers: ['content-type', 'authorization'], maxAge: 600 }));
 
   const user = async (c: Context): Promise<string | undefined> => {
