@@ -2,11 +2,14 @@
  * rove/static on Deno and Deno Deploy (`deno serve`): files under `root` read
  * with Deno's own file API. Small files are read in one call; larger ones are
  * streamed (the whole file through `FsFile.readable`, Deno's own file body).
- * On Deno Deploy, `root` names a directory of the deployed project.
+ * On Deno Deploy, `root` names a directory of the deployed project. The real
+ * path a name resolved to is remembered for up to a second (bounded); the
+ * file is opened and stat'ed afresh on every request.
  */
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
 import { serveFrom } from '../src/static/index.ts';
+import { Recent } from '../src/static/recent.ts';
 
 export * from '../src/static/index.ts';
 
@@ -58,20 +61,29 @@ function inside(root: string, real: string): boolean {
  */
 export function fileSource(root: string): FileSource {
   const base = realRoot(root);
+  // Where a name resolved and what it was (stat'ed first: opening a FIFO would wait for a writer), remembered for a second.
+  const recent = new Recent<{ real: string; kind: 'file' | 'directory' } | null>();
+  const resolve = async (rel: string) => {
+    try {
+      const real = await deno.realPath(`${base}/${rel}`);
+      if (!inside(base, real)) return null;
+      const pre = await deno.stat(real);
+      return pre.isDirectory ? { real, kind: 'directory' as const } : pre.isFile ? { real, kind: 'file' as const } : null;
+    } catch {
+      return null;
+    }
+  };
   return {
     async open(rel): Promise<OpenResult> {
-      let real: string;
-      try {
-        real = await deno.realPath(`${base}/${rel}`);
-      } catch {
-        return undefined;
+      let found = recent.get(rel);
+      if (found === undefined) {
+        found = await resolve(rel);
+        recent.set(rel, found);
       }
-      if (!inside(base, real)) return undefined;
+      if (found === null) return undefined;
+      if (found.kind === 'directory') return 'directory';
+      const real = found.real;
       try {
-        // stat first: opening a FIFO would wait for a writer.
-        const pre = await deno.stat(real);
-        if (pre.isDirectory) return 'directory';
-        if (!pre.isFile) return undefined;
         const file = await deno.open(real, { read: true });
         const st = await file.stat().catch((err) => {
           file.close();

@@ -1,6 +1,6 @@
-// node:fs helpers of rove/static, shared by the Node and Bun adapters.
-import { constants, realpathSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+// node:fs helpers of rove/static, shared by the Node and Bun adapters. The
+// callback API: per request it costs about half of what node:fs/promises does.
+import { close, constants, fstat, open, read, realpath, realpathSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 
 /** Files up to this size are read with one read() (one stream chunk's worth); larger ones stream. */
@@ -12,7 +12,7 @@ export const FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constan
 /** The real path of a root directory, failing early and clearly when it is missing. */
 export function realRoot(root: string): string {
   try {
-    return realpathSync(resolve(root));
+    return realpathSync.native(resolve(root));
   } catch (err) {
     throw new Error(`serveStatic: root ${JSON.stringify(root)} cannot be read (${(err as Error).message})`);
   }
@@ -23,59 +23,87 @@ export function inside(root: string, real: string): boolean {
   return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-export async function fileBody(fh: FileHandle, start: number, end: number): Promise<BodyInit> {
-  const length = end - start + 1;
-  if (length <= SMALL_FILE) {
-    try {
-      const buf = new Uint8Array(length);
-      let got = 0;
-      while (got < length) {
-        const { bytesRead } = await fh.read(buf, got, length - got, start + got);
-        if (bytesRead === 0) break; // truncated since fstat: send what is there
-        got += bytesRead;
-      }
-      return got === length ? buf : buf.subarray(0, got);
-    } finally {
-      await fh.close().catch(() => {});
-    }
-  }
-  return streamFile(fh, start, length);
+/** realpath(3) of `path`, or undefined when it does not resolve. */
+export function realPath(path: string): Promise<string | undefined> {
+  return new Promise((done) => realpath.native(path, (err, real) => done(err ? undefined : real)));
 }
 
-/** A pull stream over a file handle; closes it at the end, on error and on cancel. */
-export function streamFile(fh: FileHandle, start: number, length: number): ReadableStream<Uint8Array> {
+/** An open file descriptor and its stats, or undefined. */
+export function openFile(path: string): Promise<{ fd: number; stats: Stats } | undefined> {
+  return new Promise((done) => {
+    open(path, FLAGS, (err, fd) => {
+      if (err) return done(undefined);
+      fstat(fd, (err2, stats) => {
+        if (err2) {
+          closeFd(fd);
+          return done(undefined);
+        }
+        done({ fd, stats });
+      });
+    });
+  });
+}
+
+export function closeFd(fd: number): void {
+  close(fd, () => {});
+}
+
+function readAt(fd: number, buf: Uint8Array, offset: number, length: number, position: number): Promise<number> {
+  return new Promise((done, fail) => read(fd, buf, offset, length, position, (err, n) => (err ? fail(err) : done(n))));
+}
+
+/** Bytes `start`..`end` of an open file: read at once when small, else a stream. Closes `fd` when done. */
+export async function fileBody(fd: number, start: number, end: number): Promise<BodyInit> {
+  const length = end - start + 1;
+  if (length > SMALL_FILE) return streamFile(fd, start, length);
+  try {
+    const buf = new Uint8Array(length);
+    let got = 0;
+    while (got < length) {
+      const n = await readAt(fd, buf, got, length - got, start + got);
+      if (n === 0) break; // truncated since fstat: send what is there
+      got += n;
+    }
+    return got === length ? buf : buf.subarray(0, got);
+  } finally {
+    closeFd(fd);
+  }
+}
+
+/** A pull stream over a file descriptor; closes it at the end, on error and on cancel. */
+export function streamFile(fd: number, start: number, length: number): ReadableStream<Uint8Array> {
   let position = start;
   let left = length;
   let closed = false;
-  const close = () => {
+  const finish = () => {
     if (closed) return;
     closed = true;
-    fh.close().catch(() => {});
+    closeFd(fd);
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const buf = new Uint8Array(Math.min(CHUNK, left));
-        const { bytesRead } = await fh.read(buf, 0, buf.length, position);
-        if (bytesRead === 0) {
-          close();
+        const n = await readAt(fd, buf, 0, buf.length, position);
+        if (n === 0) {
+          finish();
           controller.close();
           return;
         }
-        position += bytesRead;
-        left -= bytesRead;
-        controller.enqueue(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+        position += n;
+        left -= n;
+        controller.enqueue(n === buf.length ? buf : buf.subarray(0, n));
         if (left === 0) {
-          close();
+          finish();
           controller.close();
         }
       } catch (err) {
-        close();
+        finish();
         controller.error(err);
       }
     },
     cancel() {
-      close();
+      finish();
     },
   });
 }

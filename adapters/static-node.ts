@@ -1,19 +1,21 @@
 /**
  * rove/static on Node (and the default for any runtime with node:fs): files
  * under `root`, opened once per request, small ones read in one call and
- * larger ones streamed in 64 KiB chunks.
+ * larger ones streamed in 64 KiB chunks. The real path a name resolved to is
+ * remembered for up to a second (bounded); the file is opened and stat'ed
+ * afresh on every request.
  */
-import { type FileHandle, open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
 import { serveFrom } from '../src/static/index.ts';
-import { FLAGS, fileBody, inside, realRoot } from './static-fs.ts';
+import { Recent } from '../src/static/recent.ts';
+import { closeFd, fileBody, inside, openFile, realPath, realRoot } from './static-fs.ts';
 
 export * from '../src/static/index.ts';
 
 /**
- * A FileSource over node:fs/promises: realpath, containment check, open, fstat.
+ * A FileSource over node:fs: realpath, containment check, open, fstat.
  *
  * @example
  * const source = fileSource('public');
@@ -21,43 +23,30 @@ export * from '../src/static/index.ts';
  */
 export function fileSource(root: string): FileSource {
   const base = realRoot(root);
+  // Where a name resolved (null: nowhere inside the root), remembered for a second.
+  const recent = new Recent<string | null>();
   return {
     async open(rel): Promise<OpenResult> {
-      let real: string;
-      try {
-        real = await realpath(join(base, rel));
-      } catch {
-        return undefined;
+      let real = recent.get(rel);
+      if (real === undefined) {
+        const resolved = (await realPath(join(base, rel))) ?? null;
+        real = resolved !== null && inside(base, resolved) ? resolved : null;
+        recent.set(rel, real);
       }
-      if (!inside(base, real)) return undefined;
-      let fh: FileHandle;
-      try {
-        fh = await open(real, FLAGS);
-      } catch {
-        return undefined;
+      if (real === null) return undefined;
+      const opened = await openFile(real);
+      if (opened === undefined) return undefined;
+      const { fd, stats } = opened;
+      if (!stats.isFile()) {
+        closeFd(fd);
+        return stats.isDirectory() ? 'directory' : undefined;
       }
-      try {
-        const st = await fh.stat();
-        if (st.isDirectory()) {
-          await fh.close();
-          return 'directory';
-        }
-        if (!st.isFile()) {
-          await fh.close();
-          return undefined;
-        }
-        return {
-          size: st.size,
-          mtimeMs: st.mtimeMs,
-          body: (start, end) => fileBody(fh, start, end),
-          close: () => {
-            fh.close().catch(() => {});
-          },
-        };
-      } catch {
-        await fh.close().catch(() => {});
-        return undefined;
-      }
+      return {
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        body: (start, end) => fileBody(fd, start, end),
+        close: () => closeFd(fd),
+      };
     },
   };
 }

@@ -42,13 +42,14 @@ export function parseHttpDate(value: string | null | undefined): number {
  * `If-Modified-Since` against the modification time at one-second precision.
  *
  * @example
- * notModified(new Headers({ 'if-none-match': 'W/"1"' }), 'W/"1"', Date.now()); // true
+ * const h = new Headers({ 'if-none-match': 'W/"1"' });
+ * notModified((n) => h.get(n), 'W/"1"', Date.now()); // true
  */
-export function notModified(headers: Headers, etag: string | undefined, mtimeMs: number | undefined): boolean {
-  const inm = headers.get('if-none-match');
-  if (inm !== null) return etag !== undefined && etagMatches(inm, etag);
+export function notModified(header: (name: string) => string | null | undefined, etag: string | undefined, mtimeMs: number | undefined): boolean {
+  const inm = header('if-none-match');
+  if (inm !== null && inm !== undefined) return etag !== undefined && etagMatches(inm, etag);
   if (mtimeMs === undefined || !Number.isFinite(mtimeMs)) return false;
-  const since = parseHttpDate(headers.get('if-modified-since'));
+  const since = parseHttpDate(header('if-modified-since'));
   if (Number.isNaN(since)) return false;
   return Math.floor(mtimeMs / 1000) * 1000 <= since;
 }
@@ -58,10 +59,22 @@ export function notModified(headers: Headers, etag: string | undefined, mtimeMs:
  * `If-Range`; with one, only when it equals the strong validator or the exact
  * Last-Modified date (weak ETags never satisfy If-Range).
  */
-export function rangeApplies(ifRange: string | null, etag: string | undefined, lastModified: string | undefined): boolean {
-  if (ifRange === null) return true;
+export function rangeApplies(ifRange: string | null | undefined, etag: string | undefined, lastModified: string | undefined): boolean {
+  if (ifRange === null || ifRange === undefined) return true;
   const v = ifRange.trim();
   if (v.startsWith('"')) return etag !== undefined && !etag.startsWith('W/') && v === etag;
   if (v.startsWith('W/')) return false;
   return lastModified !== undefined && v === lastModified;
+}
+
+const dates = new Map<number, string>();
+/** `mtimeMs` as an HTTP date; the few distinct ones a site has are remembered (bounded). */
+export function httpDate(mtimeMs: number): string {
+  let s = dates.get(mtimeMs);
+  if (s === undefined) {
+    if (dates.size >= 1024) dates.clear();
+    s = new Date(mtimeMs).toUTCString();
+    dates.set(mtimeMs, s);
+  }
+  return s;
 }

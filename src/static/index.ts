@@ -4,7 +4,7 @@
  * import comes from the adapter the package's export conditions pick
  * (adapters/static-node.ts, static-deno.ts, static-bun.ts, static-workers.ts).
  */
-export { etagMatches, fileEtag, notModified, parseHttpDate, rangeApplies } from './conditional.ts';
+export { etagMatches, fileEtag, httpDate, notModified, parseHttpDate, rangeApplies } from './conditional.ts';
 export { addVary, pickEncoding } from './encoding.ts';
 export { DEFAULT_TYPE, isCompressible, MIME_TYPES, mimeType } from './mime.ts';
 export type { ServeStaticOptions } from './options.ts';

@@ -3,13 +3,14 @@
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
-import { fileEtag, notModified, rangeApplies } from './conditional.ts';
-import { addVary, pickEncoding } from './encoding.ts';
+import { checkHeader } from '../response.ts';
+import { fileEtag, httpDate, notModified, rangeApplies } from './conditional.ts';
+import { pickEncoding } from './encoding.ts';
 import { mimeType } from './mime.ts';
 import type { ServeStaticOptions } from './options.ts';
 import { normalizePrefix, staticPath } from './path.ts';
 import { parseRange } from './range.ts';
-import type { FileSource, StaticFile } from './source.ts';
+import type { FileSource, OpenResult, StaticFile } from './source.ts';
 
 declare module '../event-map.ts' {
   interface EventMap {
@@ -45,66 +46,24 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
   const dotfiles = options.dotfiles === true;
   const types = options.mimeTypes;
   const cacheControl = options.cacheControl;
+  if (cacheControl !== undefined) checkHeader('cache-control', cacheControl);
+  for (const ext in types ?? {}) checkHeader('content-type', types![ext]);
   if (index !== false && (index === '' || /[/\\\0]/.test(index) || index === '.' || index === '..')) {
     throw new TypeError(`serveStatic: index must be a file name, not ${JSON.stringify(index)}`);
   }
 
-  return async (c, next) => {
+  /** The answer for an opened file (Response, or a promise when its body is read first). */
+  const respond = (c: Context<any, any>, file: StaticFile, rel: string, encoding: string | undefined, header: Header, rangeHeader: string | undefined) => {
     const method = c.req.method;
-    if (method !== 'GET' && method !== 'HEAD') return next();
-    const target = staticPath(c.path, prefix, dotfiles);
-    if (target.kind === 'skip') return next();
-    if (target.kind === 'reject') refuse(c, target.reason);
-    let rel = target.rel;
-    if (target.dir) {
-      if (index === false) return next();
-      rel = rel === '' ? index : `${rel}/${index}`;
-    }
-    const headers = c.req.raw.headers;
-    const ranged = method === 'GET' && headers.has('range');
-
-    let file: StaticFile | undefined;
-    let encoding: string | undefined;
-    // A Range applies to the file as stored: no compressed sibling then.
-    if (precompressed && !ranged) {
-      const wanted = pickEncoding(headers.get('accept-encoding'), ENCODINGS);
-      if (wanted !== undefined) {
-        for (const [enc, ext] of SIBLINGS) {
-          if (pickEncoding(headers.get('accept-encoding'), [enc]) === undefined) continue;
-          const found = await source.open(`${rel}${ext}`);
-          if (found === 'directory') continue;
-          if (found !== undefined) {
-            file = found;
-            encoding = enc;
-            break;
-          }
-        }
-      }
-    }
-    if (file === undefined) {
-      const found = await source.open(rel);
-      if (found === undefined) return next();
-      if (found === 'directory') {
-        // `/docs` names a directory: send the client to `/docs/` so relative links work, if there is an index.
-        if (index === false || target.dir) return next();
-        const inner = await source.open(`${rel}/${index}`);
-        if (inner === undefined || inner === 'directory') return next();
-        inner.close();
-        const query = c.req.url.indexOf('?');
-        return c.redirect(`${c.path}/${query === -1 ? '' : c.req.url.slice(query)}`, 301);
-      }
-      file = found;
-    }
-
     const out: Record<string, string> = { 'content-type': mimeType(rel, types) };
     const etag = useEtag ? fileEtag(file.size, file.mtimeMs) : undefined;
-    const lastModified = useLastModified && Number.isFinite(file.mtimeMs) ? new Date(file.mtimeMs).toUTCString() : undefined;
+    const lastModified = useLastModified && Number.isFinite(file.mtimeMs) ? httpDate(file.mtimeMs) : undefined;
     if (etag !== undefined) out.etag = etag;
     if (lastModified !== undefined) out['last-modified'] = lastModified;
     if (cacheControl !== undefined) out['cache-control'] = cacheControl;
-    if (precompressed) out.vary = addVary(null, 'Accept-Encoding');
+    if (precompressed) out.vary = 'Accept-Encoding';
 
-    if (notModified(headers, etag, useLastModified ? file.mtimeMs : undefined)) {
+    if (notModified(header, etag, useLastModified ? file.mtimeMs : undefined)) {
       file.close();
       delete out['content-type'];
       return c.body(null, 304, out);
@@ -116,8 +75,8 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     let start = 0;
     let end = size - 1;
     let status = 200;
-    if (ranged && rangeApplies(headers.get('if-range'), etag, lastModified)) {
-      const range = parseRange(headers.get('range'), size);
+    if (rangeHeader !== undefined && encoding === undefined && rangeApplies(header('if-range'), etag, lastModified)) {
+      const range = parseRange(rangeHeader, size);
       if (range.kind === 'unsatisfiable') {
         file.close();
         out['content-range'] = `bytes */${size}`;
@@ -131,12 +90,83 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
         out['content-range'] = `bytes ${start}-${end}/${size}`;
       }
     }
-    out['content-length'] = String(end - start + 1);
+    const length = String(end - start + 1);
     if (method === 'HEAD' || size === 0) {
+      out['content-length'] = length;
       file.close();
-      // The GET's length, with no body: a bare Response, since a helper's null body means length 0 on Node.
-      return new Response(null, { status, headers: out }); // the app adds c.header() values;
+      // The GET's length with no body: a bare Response (a helper's null body means length 0 on Node); the app adds c.header() values.
+      return new Response(null, { status, headers: out });
     }
-    return c.body(await file.body(start, end), status, out);
+    if (file.sized !== true) out['content-length'] = length;
+    const body = file.body(start, end);
+    return body instanceof Promise ? body.then((b) => send(c, b, status, out)) : send(c, body, status, out);
   };
+
+  /** `/docs` names a directory: send the client to `/docs/` (relative links then work) when it has an index. */
+  const toDirectory = async (c: Context<any, any>, rel: string, next: () => Promise<void>) => {
+    if (index === false) return next();
+    const inner = await source.open(rel === '' ? index : `${rel}/${index}`);
+    if (inner === undefined || inner === 'directory') return next();
+    inner.close();
+    const query = c.req.url.indexOf('?');
+    return c.redirect(`${c.path}/${query === -1 ? '' : c.req.url.slice(query)}`, 301);
+  };
+
+  /** With precompressed siblings: try `.br`, then `.gz`, as Accept-Encoding allows, then the file itself. */
+  const withSiblings = async (c: Context<any, any>, rel: string, dir: boolean, header: Header, next: () => Promise<void>) => {
+    const accept = header('accept-encoding') ?? null;
+    for (const [enc, ext] of SIBLINGS) {
+      if (pickEncoding(accept, [enc]) === undefined) continue;
+      const found = await source.open(`${rel}${ext}`);
+      if (found !== undefined && found !== 'directory') return respond(c, found, rel, enc, header, undefined);
+    }
+    return opened(c, await source.open(rel), rel, dir, header, undefined, next);
+  };
+
+  const opened = (
+    c: Context<any, any>,
+    found: OpenResult,
+    rel: string,
+    dir: boolean,
+    header: Header,
+    rangeHeader: string | undefined,
+    next: () => Promise<void>,
+  ) => {
+    if (found === undefined) return next();
+    if (found === 'directory') return dir ? next() : toDirectory(c, rel, next);
+    return respond(c, found, rel, undefined, header, rangeHeader);
+  };
+
+  // Not async: where the source answers at once (Bun), no promise is made on the way.
+  return (c, next) => {
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD') return next();
+    const target = staticPath(c.path, prefix, dotfiles);
+    if (target.kind === 'skip') return next();
+    if (target.kind === 'reject') refuse(c, target.reason);
+    let rel = target.rel;
+    if (target.dir) {
+      if (index === false) return next();
+      rel = rel === '' ? index : `${rel}/${index}`;
+    }
+    // c.req.header, not c.req.raw: on Node that would build a whole Request.
+    const req = c.req;
+    const header: Header = (name) => req.header(name);
+    const rangeHeader = method === 'GET' ? header('range') : undefined;
+    // A Range applies to the file as stored: no compressed sibling then.
+    if (precompressed && rangeHeader === undefined && pickEncoding(header('accept-encoding') ?? null, ENCODINGS) !== undefined) {
+      return withSiblings(c, rel, target.dir, header, next);
+    }
+    const found = source.open(rel);
+    if (found instanceof Promise) return found.then((f) => opened(c, f, rel, target.dir, header, rangeHeader, next));
+    return opened(c, found, rel, target.dir, header, rangeHeader, next);
+  };
+}
+
+type Header = (name: string) => string | undefined;
+
+/** Bytes go through c.body (the adapter's light response on Node); a stream or Blob goes out as a Response as is. */
+function send(c: Context<any, any>, body: BodyInit, status: number, headers: Record<string, string>): Response {
+  if (body instanceof Uint8Array || typeof body === 'string') return c.body(body, status, headers);
+  return new Response(body, { status, headers });
 }

@@ -11,6 +11,8 @@ export interface StaticFile {
    * small file, read in one go. The source closes the file when the body is done or cancelled.
    */
   body(start: number, end: number): BodyInit | Promise<BodyInit>;
+  /** The body knows its own length (a Blob): no Content-Length is set for it (Bun sends a Blob faster without one). */
+  readonly sized?: boolean;
   close(): void;
 }
 
@@ -24,5 +26,6 @@ export type OpenResult = StaticFile | 'directory' | undefined;
  * root, and for anything that is not a regular file or directory.
  */
 export interface FileSource {
-  open(rel: string): Promise<OpenResult>;
+  /** May answer at once (no promise) when the lookup is synchronous or remembered. */
+  open(rel: string): OpenResult | Promise<OpenResult>;
 }

@@ -4,7 +4,7 @@
 // Workers run under Miniflare with the copy as the [assets] directory.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { type Runtime, start } from '../conformance/servers.ts';
 export const FIXTURE = join(ROOT, 'test/static/fixture/public');
 export const SECRET = 'TOP-SECRET-OUTSIDE-THE-ROOT';
 export const BIG_SIZE = 300 * 1024 + 17;
+export const HUGE_SIZE = 64 * 1024 * 1024;
 
 /** Deterministic bytes, so a corrupted stream shows. */
 export function bigBytes(): Uint8Array {
@@ -43,6 +44,8 @@ export function prepareRoot(links = true): StaticRoot {
   writeFileSync(join(dir, 'secret.txt'), SECRET);
   writeFileSync(join(dir, 'package.json'), `{"secret":"${SECRET}"}`);
   writeFileSync(join(root, 'big.bin'), bigBytes());
+  writeFileSync(join(root, 'huge.bin'), '');
+  truncateSync(join(root, 'huge.bin'), HUGE_SIZE); // sparse: larger than any socket buffer, cheap to make
   const css = Buffer.from(cssText());
   writeFileSync(join(root, 'app.css.gz'), gzipSync(css));
   writeFileSync(join(root, 'app.css.br'), brotliCompressSync(css));
@@ -64,6 +67,8 @@ export function cssText(): string {
 export interface Server {
   url: string;
   port: number;
+  /** The server process (not for workerd, which Miniflare runs). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -71,7 +76,7 @@ export interface Server {
 export async function startStatic(runtime: Runtime, root: string): Promise<Server> {
   if (runtime !== 'workerd') {
     const running = await start(runtime, 'test/static/app', '/', { STATIC_ROOT: root });
-    return { url: running.url, port: Number(new URL(running.url).port), stop: running.stop };
+    return { url: running.url, port: Number(new URL(running.url).port), pid: running.child.pid, stop: running.stop };
   }
   const scratch = mkdtempSync(join(tmpdir(), 'rove-static-worker-'));
   const script = join(scratch, 'worker.js');
@@ -116,6 +121,35 @@ export function get(base: string, path: string, headers: Record<string, string> 
     });
     req.setTimeout(10_000, () => req.destroy(new Error(`timeout on ${path}`)));
     req.on('error', reject);
+    req.end();
+  });
+}
+
+/** How many of a process's open file descriptors point at a file whose path ends with `suffix`. */
+export function openFds(pid: number, suffix: string): number {
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith(suffix)) n++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return n;
+}
+
+/** Start downloading `path` and hang up after the first chunk. */
+export function abortAfterFirstChunk(base: string, path: string): Promise<void> {
+  const u = new URL(base);
+  return new Promise((resolve) => {
+    const req = request({ host: u.hostname, port: u.port, path, agent: false }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+      res.on('error', () => resolve());
+    });
+    req.on('error', () => resolve());
     req.end();
   });
 }

@@ -4,7 +4,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES } from '../conformance/servers.ts';
-import { BIG_SIZE, bigBytes, cssText, get, prepareRoot, SECRET, type Server, type StaticRoot, startStatic } from './harness.ts';
+import { abortAfterFirstChunk, BIG_SIZE, bigBytes, cssText, get, openFds, prepareRoot, SECRET, type Server, type StaticRoot, startStatic } from './harness.ts';
 
 const CSS = cssText();
 
@@ -138,6 +138,15 @@ describe.each(RUNTIMES)('rove/static on %s', (runtime) => {
     const part = await req('/static/big.bin', { range: 'bytes=70000-200000' });
     expect(part.status).toBe(206);
     expect(Buffer.compare(part.body, Buffer.from(bigBytes().subarray(70000, 200001)))).toBe(0);
+  });
+
+  it.skipIf(workerd)('closes the file when a client hangs up mid-download', async () => {
+    for (let i = 0; i < 20; i++) await abortAfterFirstChunk(server.url, i % 2 ? '/static/huge.bin' : '/static/huge.bin?x');
+    await Promise.all(Array.from({ length: 10 }, () => abortAfterFirstChunk(server.url, '/static/huge.bin')));
+    const deadline = Date.now() + 5000;
+    while (openFds(server.pid!, 'huge.bin') > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(openFds(server.pid!, 'huge.bin')).toBe(0);
+    expect((await req('/static/app.css')).status).toBe(200); // and it still serves
   });
 
   it.skipIf(workerd)('serves precompressed siblings when Accept-Encoding allows them', async () => {

@@ -13,7 +13,7 @@ describe('staticPath', () => {
     expect(staticPath('/static/app.css', '/static')).toEqual({ kind: 'file', rel: 'app.css', dir: false });
     expect(staticPath('/static/a/b.js', '/static')).toEqual({ kind: 'file', rel: 'a/b.js', dir: false });
     expect(staticPath('/static/', '/static')).toEqual({ kind: 'file', rel: '', dir: true });
-    expect(staticPath('/static', '/static')).toEqual({ kind: 'file', rel: '', dir: true });
+    expect(staticPath('/static', '/static')).toEqual({ kind: 'file', rel: '', dir: false });
     expect(staticPath('/static/docs/', '/static')).toEqual({ kind: 'file', rel: 'docs', dir: true });
     expect(staticPath('/static/a%20b.txt', '/static')).toEqual({ kind: 'file', rel: 'a b.txt', dir: false });
     expect(staticPath('/x.css', '')).toEqual({ kind: 'file', rel: 'x.css', dir: false });
@@ -167,6 +167,11 @@ describe('parseRange', () => {
   });
 });
 
+const hdr = (init: Record<string, string> = {}) => {
+  const h = new Headers(init);
+  return (n: string) => h.get(n);
+};
+
 describe('conditional requests', () => {
   const tag = fileEtag(4096, 1_700_000_000_123);
   const mtime = 1_700_000_000_123;
@@ -187,12 +192,12 @@ describe('conditional requests', () => {
   });
 
   it('answers If-Modified-Since at second precision, and If-None-Match first', () => {
-    expect(notModified(new Headers({ 'if-modified-since': lm }), tag, mtime)).toBe(true);
-    expect(notModified(new Headers({ 'if-modified-since': new Date(mtime - 1000).toUTCString() }), tag, mtime)).toBe(false);
-    expect(notModified(new Headers({ 'if-modified-since': lm, 'if-none-match': '"other"' }), tag, mtime)).toBe(false);
-    expect(notModified(new Headers({ 'if-modified-since': 'garbage' }), tag, mtime)).toBe(false);
-    expect(notModified(new Headers({ 'if-modified-since': lm }), tag, undefined)).toBe(false);
-    expect(notModified(new Headers(), tag, mtime)).toBe(false);
+    expect(notModified(hdr({ 'if-modified-since': lm }), tag, mtime)).toBe(true);
+    expect(notModified(hdr({ 'if-modified-since': new Date(mtime - 1000).toUTCString() }), tag, mtime)).toBe(false);
+    expect(notModified(hdr({ 'if-modified-since': lm, 'if-none-match': '"other"' }), tag, mtime)).toBe(false);
+    expect(notModified(hdr({ 'if-modified-since': 'garbage' }), tag, mtime)).toBe(false);
+    expect(notModified(hdr({ 'if-modified-since': lm }), tag, undefined)).toBe(false);
+    expect(notModified(hdr(), tag, mtime)).toBe(false);
   });
 
   it('ignores bogus dates (property)', () => {
@@ -249,5 +254,21 @@ describe('Accept-Encoding and content types', () => {
     expect(isCompressible('text/html; charset=utf-8')).toBe(true);
     expect(isCompressible('application/vnd.api+json')).toBe(true);
     expect(isCompressible('image/png')).toBe(false);
+  });
+});
+
+describe('Recent', () => {
+  it('remembers for its ttl, and stays bounded', async () => {
+    const { Recent } = await import('../../src/static/recent.ts');
+    const r = new Recent<string>(1000, 3);
+    r.set('a', 'A', 0);
+    expect(r.get('a', 999)).toBe('A');
+    expect(r.get('a', 1001)).toBeUndefined();
+    for (const k of ['a', 'b', 'c', 'd']) r.set(k, k, 0);
+    expect(r.get('a', 1)).toBeUndefined(); // cleared when full
+    expect(r.get('d', 1)).toBe('d');
+    const off = new Recent<string>(0);
+    off.set('a', 'A');
+    expect(off.get('a')).toBeUndefined();
   });
 });
