@@ -67,6 +67,10 @@ export function cors(options: CorsOptions = {}): Handler {
     options.exposeHeaders === undefined || options.exposeHeaders.length === 0 ? undefined : tokens(options.exposeHeaders, 'exposeHeaders').join(', ');
   const maxAge = options.maxAge ?? 600;
   if (!Number.isInteger(maxAge) || maxAge < 0) throw new RangeError('cors(): maxAge is a whole number of seconds');
+  const maxAgeValue = String(maxAge);
+  const fixedAllowHeaders = fixedHeaders?.join(', ');
+  // What a preflight answer depends on: caches keep one per origin, and per request headers when they are reflected.
+  const preflightVary = [wildcard ? '' : 'Origin', fixedHeaders === undefined ? 'Access-Control-Request-Headers' : ''].filter(Boolean).join(', ');
 
   const refuse = (c: Context<any, any>, why: CorsRule, origin: string, preflight: boolean, detail: string): never => {
     c.emit('cors:rejected', () => ({ rule: why, origin, method: c.req.method, path: c.req.path, preflight }));
@@ -82,7 +86,8 @@ export function cors(options: CorsOptions = {}): Handler {
       if (origin !== undefined && allow === null)
         c.emit('cors:rejected', () => ({ rule: 'origin', origin, method: c.req.method, path: c.req.path, preflight: false }));
       await next();
-      if (allow === null && wildcard) return;
+      // A WebSocket upgrade (101) is no CORS request, and copying its response would break the socket.
+      if ((allow === null && wildcard) || c.res.status === 101) return;
       editHeaders(c, (headers) => {
         // The answer depends on Origin unless it is `*` for everyone: caches must keep one per origin.
         if (!wildcard) appendVary(headers, 'Origin');
@@ -107,14 +112,12 @@ export function cors(options: CorsOptions = {}): Handler {
     const headers: Record<string, string> = {
       'access-control-allow-origin': allow!,
       'access-control-allow-methods': allowMethods,
-      'access-control-max-age': String(maxAge),
+      'access-control-max-age': maxAgeValue,
     };
     if (credentials) headers['access-control-allow-credentials'] = 'true';
-    const allowHeaders = fixedHeaders === undefined ? requested!.join(', ') : fixedHeaders.join(', ');
+    const allowHeaders = fixedAllowHeaders ?? requested!.join(', ');
     if (allowHeaders !== '') headers['access-control-allow-headers'] = allowHeaders;
-    // What the answer depends on: caches keep one per origin, and per request headers when they are reflected.
-    const vary = [wildcard ? '' : 'Origin', fixedHeaders === undefined ? 'Access-Control-Request-Headers' : ''].filter(Boolean).join(', ');
-    if (vary !== '') headers.vary = vary;
+    if (preflightVary !== '') headers.vary = preflightVary;
     return new Response(null, { status: 204, headers });
   };
 }

@@ -44,7 +44,13 @@ export async function csrfToken(c: Context<any, any>): Promise<string> {
   return toBase64Url(token);
 }
 
-/** Whether `token` was made by csrfToken() for this request's session; constant-time in the secret. */
+/**
+ * Whether `token` was made by csrfToken() for this request's session; constant-time in the
+ * secret. csrf() calls it; use it directly to check a token that arrives some other way.
+ *
+ * @example
+ * if (!(await verifyCsrfToken(c, message.csrf))) throw new HttpError(403, 'CSRF: bad token');
+ */
 export async function verifyCsrfToken(c: Context<any, any>, token: string): Promise<boolean> {
   // The session first: a missing session() is a setup error whatever the token.
   // A session without a secret was never handed a token: nothing can match (and nothing is created).

@@ -103,7 +103,7 @@ export function session(options: SessionOptions): Handler {
     const s = new Session({ load: () => load(c, config) });
     c.set(SESSION_KEY as never, s as never);
     await next();
-    if (sessionInternals.state(s).touched) await commit(c, s, config);
+    if (sessionInternals.touched(s)) await commit(c, s, config);
   };
 }
 
@@ -206,6 +206,8 @@ function appendCookie(c: Context<any, any>, header: string): void {
   try {
     c.res.headers.append('set-cookie', header);
   } catch {
+    // A WebSocket upgrade (101) cannot be copied without losing its socket: it goes without the cookie.
+    if (c.res.status === 101) return;
     c.res = new Response(c.res.body, c.res);
     c.res.headers.append('set-cookie', header);
   }

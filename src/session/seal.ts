@@ -23,7 +23,13 @@ const TAG_BYTES = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Check the secrets a feature was given, when it is registered. */
+/**
+ * Check the secrets a feature was given, when it is registered: one to eight strings of at
+ * least 32 bytes each. Returns them as a list.
+ *
+ * @example
+ * const keys = checkSecrets(env.COOKIE_SECRETS.split(','), 'myFeature()');
+ */
 export function checkSecrets(keys: string | readonly string[] | undefined, feature: string): readonly string[] {
   const list = typeof keys === 'string' ? [keys] : keys;
   if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${feature} needs keys: [currentSecret, ...olderSecrets]`);

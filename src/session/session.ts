@@ -16,6 +16,8 @@ export interface SessionBackend {
 
 /** What the middleware and csrf() reach inside a Session; not exported from the package. */
 export interface SessionInternals {
+  /** Whether any method was called (only then is there anything to save). */
+  touched(s: Session): boolean;
   state(s: Session): SessionState;
   record(s: Session): { data: Map<string, unknown>; csrf: string | undefined };
   setId(s: Session, id: string): void;
@@ -91,12 +93,14 @@ export class Session {
 
   /**
    * Keep the data under a new session id, and retire the old one. Call it when the visitor
-   * logs in (or gains rights), so an id planted before login is worth nothing after it.
+   * logs in (or gains rights), so an id planted before login is worth nothing after it. The
+   * CSRF secret is renewed too: a token learned through a planted session stops working.
    */
   async regenerate(): Promise<void> {
     await this.#load();
     if (this.#id !== undefined) this.#obsolete.push(this.#id);
     this.#id = undefined;
+    this.#csrf = undefined;
     this.#regenerated = true;
     this.#dirty = true;
   }
@@ -126,6 +130,7 @@ export class Session {
 
   static {
     sessionInternals = {
+      touched: (s) => s.#loading !== undefined,
       state: (s) => ({
         touched: s.#loading !== undefined,
         dirty: s.#dirty,

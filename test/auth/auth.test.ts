@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { basicAuth, bearerAuth, jwt, jwtPayload } from '../../src/auth/index.ts';
 import { toBase64Url } from '../../src/base64url.ts';
@@ -211,6 +211,22 @@ describe('auth > jwt', () => {
     const res = await call(rs, '/', `Bearer ${forged}`);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('verifies ES256 tokens against a JWKS, picking the key by kid', async () => {
+    const one = await generateKeyPair('ES256', { extractable: true });
+    const two = await generateKeyPair('ES256', { extractable: true });
+    const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(one.publicKey)), kid: 'one', alg: 'ES256' }] });
+    const es = new App();
+    es.use(jwt({ key: jwks, alg: 'ES256' }));
+    es.get('/', (c) => c.json(jwtPayload(c)));
+    const make = (key: CryptoKey, kid: string) => new SignJWT({ sub: 'ada' }).setProtectedHeader({ alg: 'ES256', kid }).setExpirationTime('1h').sign(key);
+    expect((await call(es, '/', `Bearer ${await make(one.privateKey, 'one')}`)).status).toBe(200);
+    for (const token of [await make(two.privateKey, 'one'), await make(one.privateKey, 'unknown')]) {
+      const res = await call(es, '/', `Bearer ${token}`);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toContain('the signature is not valid');
+    }
   });
 
   it('checks issuer and audience', async () => {

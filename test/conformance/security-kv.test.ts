@@ -64,10 +64,14 @@ describe('kvStore on workerd (Miniflare KV)', () => {
     expect(await me.json()).toEqual({ name: 'ada' });
     await me.arrayBuffer().catch(() => {});
 
+    // regenerate() renewed the CSRF secret: a page after login hands out the token that logs out.
+    const after = await mf.dispatchFetch('http://localhost/login', { headers: { cookie: session } });
+    const fresh = (await after.json()) as { token: string };
+    expect(fresh.token).not.toBe(token);
     const logout = await mf.dispatchFetch('http://localhost/logout', {
       method: 'POST',
-      headers: { ...FORM, cookie: session },
-      body: `_csrf=${token}`,
+      headers: { ...FORM, cookie: cookieOf(after) ?? session },
+      body: `_csrf=${fresh.token}`,
       redirect: 'manual',
     });
     expect(logout.status).toBe(303);

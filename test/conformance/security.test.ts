@@ -43,15 +43,15 @@ describe.each(RUNTIMES)('security on %s', (runtime) => {
   const url = (path: string) => server(runtime).url + path;
   const origin = () => server(runtime).url;
 
-  /** GET /<store>/login: the session cookie and the form's token. */
-  async function loginPage(store: string, name: string): Promise<{ cookie: string; token: string }> {
-    const res = await fetch(url(`/${store}/login`));
+  /** GET /<store>/login (with the session `cookie`, if any): the session cookie after it, and the form's token. */
+  async function loginPage(store: string, name: string, cookie?: string): Promise<{ cookie: string; token: string }> {
+    const res = await fetch(url(`/${store}/login`), { headers: cookie === undefined ? {} : { cookie } });
     expect(res.status).toBe(200);
-    const cookie = setCookie(res, name);
-    expect(cookie).toBeDefined();
+    const set = setCookie(res, name);
+    if (cookie === undefined) expect(set).toBeDefined();
     const token = /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1];
     expect(token).toMatch(/^[A-Za-z0-9_-]{86}$/);
-    return { cookie: cookie!.pair, token: token! };
+    return { cookie: set?.pair ?? cookie!, token: token! };
   }
 
   function post(path: string, body: string, headers: Record<string, string>) {
@@ -75,10 +75,14 @@ describe.each(RUNTIMES)('security on %s', (runtime) => {
       expect(await me.json()).toEqual({ name: 'ada' });
       // Reading sends no cookie back.
       expect(me.headers.get('set-cookie')).toBeNull();
-      const logout = await post(`/${store}/logout`, form({ _csrf: token }), { cookie: session.pair, origin: origin() });
+      // regenerate() renewed the CSRF secret: the login page's token is refused now; a page after login gives the new one.
+      const stale = await post(`/${store}/logout`, form({ _csrf: token }), { cookie: session.pair, origin: origin() });
+      expect(stale.status).toBe(403);
+      const fresh = await loginPage(store, name, session.pair);
+      const logout = await post(`/${store}/logout`, form({ _csrf: fresh.token }), { cookie: fresh.cookie, origin: origin() });
       expect(logout.status).toBe(303);
       expect(setCookie(logout, name)!.line).toMatch(/Max-Age=0/);
-      const after = await fetch(url(`/${store}/me`), { headers: { cookie: session.pair } });
+      const after = await fetch(url(`/${store}/me`), { headers: { cookie: fresh.cookie } });
       // A server store forgets the session; a sealed cookie stays readable until it expires (docs/session.md).
       expect(after.status).toBe(store === 'memory' ? 401 : 200);
     });

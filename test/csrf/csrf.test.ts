@@ -265,7 +265,7 @@ describe('csrf > tokens', () => {
     expect(JSON.stringify(await res.json())).toContain('session({ keys })');
   });
 
-  it('keeps the token valid across regenerate()', async () => {
+  it('renews the secret at regenerate(): tokens from before login are refused, new ones work', async () => {
     const app = makeApp();
     app.post('/login', async (c) => {
       await c.session.regenerate();
@@ -275,6 +275,10 @@ describe('csrf > tokens', () => {
     const login = await post(app, { cookie, origin: ORIGIN, 'x-csrf-token': token }, 'x', '/login');
     const after = login.headers.get('set-cookie')!.split(';')[0];
     expect(after).not.toBe(cookie);
-    expect((await post(app, { cookie: after, origin: ORIGIN, 'x-csrf-token': token }, 'x')).status).toBe(200);
+    await refusal(await post(app, { cookie: after, origin: ORIGIN, 'x-csrf-token': token }, 'x'));
+    const page = await app.fetch(new Request(`${ORIGIN}/form`, { headers: { cookie: after } }));
+    const renewed = page.headers.get('set-cookie')!.split(';')[0];
+    const { token: fresh } = (await page.json()) as { token: string };
+    expect((await post(app, { cookie: renewed, origin: ORIGIN, 'x-csrf-token': fresh }, 'x')).status).toBe(200);
   });
 });
