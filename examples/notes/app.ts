@@ -73,15 +73,17 @@ export function createNotesApp(o: NotesOptions): App {
     const name = await c.session.get('name');
     return typeof name === 'string' ? name : undefined;
   };
-  const page = async (c: Context, view: string, data: Record<string, unknown> = {}) =>
-    c.render(view, { ...data, user: await user(c), csrf: await csrfToken(c), nonce: cspNonce(c) });
+  // A CSRF token lives in the session, so asking for one starts a session: only pages with a
+  // form ask (the login form, and the pages of a logged-in user), not every anonymous visit.
+  const page = async (c: Context, view: string, data: Record<string, unknown>, form: boolean) =>
+    c.render(view, { ...data, csrf: form ? await csrfToken(c) : '', nonce: cspNonce(c) });
 
   app.get('/', sessions, forms, async (c) => {
     const name = await user(c);
-    return page(c, 'home', { notes: name === undefined ? [] : notes.list(name) });
+    return page(c, 'home', { user: name, notes: name === undefined ? [] : notes.list(name) }, name !== undefined);
   });
 
-  app.get('/login', sessions, forms, (c) => page(c, 'login'));
+  app.get('/login', sessions, forms, async (c) => page(c, 'login', { user: await user(c) }, true));
 
   app.post('/login', sessions, forms, async (c) => {
     const form = await c.req.form();

@@ -73,6 +73,12 @@ describe.each(RUNTIMES)('examples/notes on %s', (runtime) => {
       expect(nonces.size).toBe(3);
     });
 
+    it('starts no session for an anonymous visit (no Set-Cookie)', async () => {
+      const res = await fetch(`${url}/`);
+      await res.arrayBuffer();
+      expect(res.headers.getSetCookie()).toEqual([]);
+    });
+
     it('carries the security headers and a request id', async () => {
       const res = await fetch(`${url}/`);
       await res.arrayBuffer();
