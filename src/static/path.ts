@@ -39,7 +39,8 @@ export function normalizePrefix(prefix: string | undefined): string {
 export function staticPath(path: string, prefix: string, dotfiles = false): StaticPath {
   let rest: string;
   if (prefix === '') rest = path;
-  else if (path === prefix) return { kind: 'file', rel: '', dir: false }; // the root, named without its slash
+  else if (path === prefix)
+    return { kind: 'file', rel: '', dir: false }; // the root, named without its slash
   else if (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47 /* / */) rest = path.slice(prefix.length);
   else return SKIP;
   if (rest.length > MAX_PATH_LENGTH) return reject('path too long');

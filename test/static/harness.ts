@@ -36,7 +36,7 @@ export interface StaticRoot {
   cleanup(): void;
 }
 
-/** A copy of the fixture; `links` adds symlinks (left out for Workers, whose assets have none). */
+/** A copy of the fixture; `links` adds symlinks, a FIFO and a 64 MiB file (left out for Workers, whose assets have none). */
 export function prepareRoot(links = true): StaticRoot {
   const dir = mkdtempSync(join(tmpdir(), 'rove-static-'));
   const root = join(dir, 'public');
@@ -44,13 +44,14 @@ export function prepareRoot(links = true): StaticRoot {
   writeFileSync(join(dir, 'secret.txt'), SECRET);
   writeFileSync(join(dir, 'package.json'), `{"secret":"${SECRET}"}`);
   writeFileSync(join(root, 'big.bin'), bigBytes());
-  writeFileSync(join(root, 'huge.bin'), '');
-  truncateSync(join(root, 'huge.bin'), HUGE_SIZE); // sparse: larger than any socket buffer, cheap to make
   const css = Buffer.from(cssText());
   writeFileSync(join(root, 'app.css.gz'), gzipSync(css));
   writeFileSync(join(root, 'app.css.br'), brotliCompressSync(css));
   mkdirSync(join(root, 'empty'));
   if (links) {
+    // Sparse: larger than any socket buffer, cheap to make (and over the 25 MiB Workers asset limit, so not there).
+    writeFileSync(join(root, 'huge.bin'), '');
+    truncateSync(join(root, 'huge.bin'), HUGE_SIZE);
     symlinkSync(join(dir, 'secret.txt'), join(root, 'escape.txt'));
     symlinkSync('../secret.txt', join(root, 'escape-rel.txt'));
     symlinkSync(dir, join(root, 'escape-dir'));
