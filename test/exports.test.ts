@@ -25,6 +25,8 @@ const ENTRIES = [
   'rove/logger',
   'rove/sse',
   'rove/websocket',
+  'rove/cookie',
+  'rove/trust-proxy',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};

@@ -18,6 +18,12 @@ export const KNOWN_LIMITS: readonly KnownLimit[] = [
     note: 'Bun 1.4 closes a connection, unanswered, when a pipelined request arrives while the response ahead of it is still pending (here: waiting for a worker thread); oven-sh/bun#38128 is the open fix. Without pipelining the route serves.',
   },
   {
+    runtime: 'bun',
+    scenarios: ['static', 'static-304', 'session-read', 'csrf-post'],
+    pipelined: true,
+    note: 'the same Bun 1.4 pipelining bug (oven-sh/bun#38128) for responses that wait on I/O: a file read, or Web Crypto for the session and CSRF token; Rove, Hono and the bare server alike. With --pipelining 1 these routes serve normally.',
+  },
+  {
     runtime: 'workerd',
     pipelined: true,
     note: 'workerd serves pipelined connections unevenly: under -p 10 some wait over autocannon’s 10 s timeout while others are answered, for the bare worker (raw) as much as for the frameworks.',

@@ -61,6 +61,7 @@ export function plannedRows(config: Config, done: readonly Row[] = []): { runtim
   for (const runtime of config.runtimes)
     for (const id of config.scenarios) {
       const scenario = scenarioById(id);
+      if (scenario.runtimes && !scenario.runtimes.includes(runtime)) continue;
       for (const framework of config.frameworks)
         if (scenario.frameworks.includes(framework) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario });
     }

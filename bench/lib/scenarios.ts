@@ -4,7 +4,7 @@
 
 import { BENCH_TOKEN, ECHO_BODY, fortunesForRequest, PARAMS_BODY, POWERED_BY } from '../shared/fixtures.ts';
 import { fortunesPage } from '../shared/html.ts';
-import type { FrameworkId } from './config.ts';
+import type { FrameworkId, RuntimeId } from './config.ts';
 import { dbScenarios } from './db-scenarios.ts';
 import type { ProbeResponse } from './http.ts';
 import { appLayerScenarios } from './scenarios-app.ts';
@@ -58,6 +58,8 @@ export interface Scenario {
    * framework encodes these its own way, so they cannot be written into the scenario.
    */
   setup?: Setup;
+  /** Runtimes the scenario runs on; all when absent. */
+  runtimes?: readonly RuntimeId[];
 }
 
 export interface Setup {
@@ -112,6 +114,7 @@ export function simple(
     ...(more.needs ? { needs: more.needs } : {}),
     ...(more.pipelining ? { pipelining: more.pipelining } : {}),
     ...(more.setup ? { setup: more.setup } : {}),
+    ...(more.runtimes ? { runtimes: more.runtimes } : {}),
   };
 }
 

@@ -5,7 +5,10 @@
 // The static middleware comes from the entry: it reads files in a runtime's own way.
 import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, SESSION_DATA, SESSION_SECRET, STATIC_CACHE_CONTROL } from '../../bench/shared/app-layer.ts';
 import type { Handler } from '../../src/compose.ts';
+import { cors } from '../../src/cors/index.ts';
+import { csrf, csrfToken } from '../../src/csrf/index.ts';
 import type { App } from '../../src/index.ts';
+import { secureHeaders } from '../../src/secure-headers/index.ts';
 import { session } from '../../src/session/index.ts';
 import type { ServeStaticOptions } from '../../src/static/index.ts';
 
@@ -22,19 +25,24 @@ export function addAppLayer(app: App<any>, o: AppLayerOptions = {}): void {
   if (o.serveStatic) app.use('/static', o.serveStatic({ root: PUBLIC_DIR, prefix: '/static', cacheControl: STATIC_CACHE_CONTROL }));
   else app.get('/static/*', (c) => c.json(notYet('rove/static on this runtime'), 501));
 
+  // The default store: the session sealed in the cookie (AES-GCM), nothing on the server.
   const sessions = session({ keys: [SESSION_SECRET] });
   app.get('/session/start', sessions, async (c) => {
     await c.session.set('user', SESSION_DATA.user);
     await c.session.set('visits', SESSION_DATA.visits);
-    return c.json({ token: '' });
+    return c.json({ token: await csrfToken(c) });
   });
   app.get('/session', sessions, async (c) => c.json({ user: await c.session.get('user'), visits: await c.session.get('visits') }));
 
-  app.get('/api/data', (c) => c.json(notYet('rove/cors'), 501));
-  app.post('/api/data', (c) => c.json(notYet('rove/cors'), 501));
-  app.get('/secure', (c) => c.json(notYet('rove/secure-headers'), 501));
-  app.post('/form', (c) => c.json(notYet('rove/csrf'), 501));
-  void CORS_MAX_AGE;
-  void CORS_METHODS;
-  void CORS_ORIGIN;
+  app.use('/api', cors({ origin: CORS_ORIGIN, methods: CORS_METHODS, headers: ['content-type'], maxAge: CORS_MAX_AGE }));
+  app.get('/api/data', (c) => c.json({ ok: true }));
+  app.post('/api/data', (c) => c.json({ ok: true }));
+
+  app.get('/secure', secureHeaders(), (c) => c.json({ ok: true }));
+
+  // The Origin check and the session-bound token of the form.
+  app.post('/form', sessions, csrf(), async (c) => {
+    const form = await c.req.form();
+    return c.text(`ok ${form.name}`);
+  });
 }

@@ -61,25 +61,29 @@ export function createNotesApp(o: NotesOptions): App {
   // The pages are small: gzip already pays off from a few hundred bytes.
   if (o.compress) app.use(compress({ threshold: 256 }));
   app.use('/static', serveStatic({ root: o.publicDir ?? './public', prefix: '/static', cacheControl: 'public, max-age=3600' }));
-  // Sessions for everything but the static files and the token-authenticated API.
+  // Sessions only on the routes that use them: not the static files, not the token-authenticated POST.
   const sessions = session({ keys: [o.sessionSecret], store: o.store });
   // Form posts must come from this site and carry the session's token.
   const forms = csrf();
+  // The other origin calls the API with a Bearer token, not cookies: no `credentials`, so a
+  // cross-origin GET /api/notes never carries the session.
   app.use('/api', cors({ origin: o.allowedOrigin, methods: ['GET', 'POST'], headers: ['content-type', 'authorization'], maxAge: 600 }));
 
   const user = async (c: Context): Promise<string | undefined> => {
     const name = await c.session.get('name');
     return typeof name === 'string' ? name : undefined;
   };
-  const page = async (c: Context, view: string, data: Record<string, unknown> = {}) =>
-    c.render(view, { ...data, user: await user(c), csrf: await csrfToken(c), nonce: cspNonce(c) });
+  // A CSRF token lives in the session, so asking for one starts a session: only pages with a
+  // form ask (the login form, and the pages of a logged-in user), not every anonymous visit.
+  const page = async (c: Context, view: string, data: Record<string, unknown>, form: boolean) =>
+    c.render(view, { ...data, csrf: form ? await csrfToken(c) : '', nonce: cspNonce(c) });
 
   app.get('/', sessions, forms, async (c) => {
     const name = await user(c);
-    return page(c, 'home', { notes: name === undefined ? [] : notes.list(name) });
+    return page(c, 'home', { user: name, notes: name === undefined ? [] : notes.list(name) }, name !== undefined);
   });
 
-  app.get('/login', sessions, forms, (c) => page(c, 'login'));
+  app.get('/login', sessions, forms, async (c) => page(c, 'login', { user: await user(c) }, true));
 
   app.post('/login', sessions, forms, async (c) => {
     const form = await c.req.form();

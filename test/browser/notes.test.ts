@@ -94,6 +94,17 @@ describe.skipIf(!present).each(runtimes)('examples/notes in Chromium on %s', (ru
     expect(nonced).toBe(true);
     expect(violations.length).toBeGreaterThan(0);
 
+    // The same, written into the page's HTML: the server's page with one extra inline <script>
+    // without the nonce (as a stored injection would put it), served with the server's own headers.
+    await page.route(`${server.url}/`, async (route) => {
+      const res = await route.fetch();
+      const html = (await res.text()).replace('</main>', '</main><script>document.documentElement.dataset.injected = "ran";</script>');
+      await route.fulfill({ response: res, body: html });
+    });
+    await page.goto(`${server.url}/`);
+    expect(await page.evaluate(() => [document.documentElement.dataset.script, document.documentElement.dataset.injected])).toEqual(['nonced', undefined]);
+    await page.unroute(`${server.url}/`);
+
     await page.fill('input[name=text]', 'written in Chromium <b>not bold</b>');
     await Promise.all([page.waitForURL(`${server.url}/`), page.click('form.add button[type=submit]')]);
     expect(await page.locator('ul.notes li').allTextContents()).toContain('written in Chromium <b>not bold</b>');

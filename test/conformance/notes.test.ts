@@ -73,6 +73,12 @@ describe.each(RUNTIMES)('examples/notes on %s', (runtime) => {
       expect(nonces.size).toBe(3);
     });
 
+    it('starts no session for an anonymous visit (no Set-Cookie)', async () => {
+      const res = await fetch(`${url}/`);
+      await res.arrayBuffer();
+      expect(res.headers.getSetCookie()).toEqual([]);
+    });
+
     it('carries the security headers and a request id', async () => {
       const res = await fetch(`${url}/`);
       await res.arrayBuffer();
@@ -102,11 +108,14 @@ describe.each(RUNTIMES)('examples/notes on %s', (runtime) => {
       expect(await res.text()).toBe('');
     });
 
-    it.skipIf(runtime === 'workerd')('answers a Range with 206 and Content-Range', async () => {
+    it('answers a Range with 206 and Content-Range (on Workers: as the platform does)', async () => {
       const res = await fetch(`${url}/static/app.css`, { headers: { range: 'bytes=0-9' } });
+      const body = await res.arrayBuffer();
+      // Static Assets decide on Workers; Miniflare 4 answers the whole file.
+      if (runtime === 'workerd' && res.status === 200) return expect(body.byteLength).toBe(CSS_SIZE);
       expect(res.status).toBe(206);
       expect(res.headers.get('content-range')).toBe(`bytes 0-9/${CSS_SIZE}`);
-      expect((await res.arrayBuffer()).byteLength).toBe(10);
+      expect(body.byteLength).toBe(10);
     });
 
     it('answers HEAD with the same headers and no body', async () => {

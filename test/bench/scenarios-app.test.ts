@@ -1,0 +1,65 @@
+// The app-layer scenarios: what their setup request adds to the load request, and where they run.
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../bench/lib/config.ts';
+import { plannedRows } from '../../bench/lib/runner.ts';
+import { checkResponse, scenarioById } from '../../bench/lib/scenarios.ts';
+
+const answer = (headers: Record<string, string | string[]>, body = '') => ({ status: 200, headers, body });
+
+describe('bench app-layer scenarios', () => {
+  it('static-304 asks with the ETag the target answered', () => {
+    const s = scenarioById('static-304');
+    const req = s.setup!.apply(answer({ etag: 'W/"1000-18bcfe56800"' }), s.request, 1234);
+    expect(req.headers).toEqual({ 'if-none-match': 'W/"1000-18bcfe56800"' });
+    expect(req.path).toBe('/static/app.css');
+  });
+
+  it("csrf-post sends the session cookie, the target's own Origin and the token (form-encoded)", () => {
+    const s = scenarioById('csrf-post');
+    const res = answer({ 'set-cookie': ['rove.sid=abc; Path=/; HttpOnly; SameSite=Lax', 'other=1; Path=/'] }, '{"token":"a+b/c="}');
+    const req = s.setup!.apply(res, s.request, 4321);
+    expect(req.headers).toMatchObject({
+      cookie: 'rove.sid=abc; other=1',
+      origin: 'http://127.0.0.1:4321',
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(req.body).toBe('name=bench&_csrf=a%2Bb%2Fc%3D');
+  });
+
+  it('session-read sends the cookie and nothing else', () => {
+    const s = scenarioById('session-read');
+    const req = s.setup!.apply(answer({ 'set-cookie': 'session=x.y; Path=/' }, '{"token":""}'), s.request, 1);
+    expect(req).toEqual({ method: 'GET', path: '/session', headers: { cookie: 'session=x.y' } });
+  });
+
+  it('a 304 or 204 check does not ask for a content type', () => {
+    expect(checkResponse(scenarioById('static-304').checks[0]!.expect, { status: 304, headers: {}, body: '' })).toBeNull();
+    const preflight = scenarioById('cors-preflight').checks[0]!.expect;
+    const headers = {
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-allow-methods': 'GET,POST',
+      'access-control-allow-headers': 'content-type',
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    };
+    expect(checkResponse(preflight, { status: 204, headers, body: '' })).toBeNull();
+    expect(checkResponse(preflight, { status: 204, headers: { ...headers, 'access-control-allow-origin': undefined }, body: '' })).toMatch(/allow-origin/);
+  });
+
+  it('the static rows run only where there are files (not on the bare workerd)', () => {
+    const config = resolveConfig({ scenarios: ['static', 'session-read'], runtimes: ['node', 'workerd'], frameworks: ['rove', 'hono', 'raw'] }, [
+      'static',
+      'session-read',
+    ]);
+    const rows = plannedRows(config).map((r) => `${r.runtime}/${r.framework}/${r.scenario.id}`);
+    expect(rows).toEqual([
+      'node/rove/static',
+      'node/hono/static',
+      'node/raw/static',
+      'node/rove/session-read',
+      'node/hono/session-read',
+      'workerd/rove/session-read',
+      'workerd/hono/session-read',
+    ]);
+  });
+});
