@@ -39,7 +39,14 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string, b
       return { bin: resolveBin('deno'), args: ['serve', ...DENO, '--host', '127.0.0.1', '--port', String(port), `${dir}/deploy.ts`] };
     case 'workerd': {
       bundleWorker(join(ROOT, dir, 'worker.ts'), join(scratch, 'worker.js'));
-      const config = workerdConfig({ port, module: 'worker.js', compatibilityFlags: ['nodejs_compat'], bindings: { ...wranglerVars(), ...bindings } });
+      const config = workerdConfig({
+        port,
+        module: 'worker.js',
+        compatibilityFlags: ['nodejs_compat'],
+        bindings: { ...wranglerVars(), ...bindings },
+        // A worker given a database on this machine must reach loopback (examples/postgres).
+        allowLocalNetwork: 'DATABASE_URL' in bindings,
+      });
       writeFileSync(join(scratch, 'config.capnp'), config);
       return { bin: resolveBin('workerd'), args: ['serve', join(scratch, 'config.capnp')] };
     }
