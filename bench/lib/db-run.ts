@@ -33,7 +33,13 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
     current = { url: cluster.url, pool: config.dbPool };
     // PostgreSQL's CPU is part of the DB scenarios, not other people's load on the machine.
     ownServices.add(cluster.pid);
-    return { ...cluster, stop: () => (ownServices.delete(cluster.pid), cluster.stop()) };
+    return {
+      ...cluster,
+      stop: () => {
+        ownServices.delete(cluster.pid);
+        return cluster.stop();
+      },
+    };
   } catch (err) {
     return skip(`PostgreSQL did not start: ${(err as Error).message}`);
   }
