@@ -90,6 +90,11 @@ const median = (xs: number[]) => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
+/** What other processes on the machine used while these rows were measured: median, and range. */
+const others = (rows: Row[]) => {
+  const xs = rows.map((r) => r.backgroundCpuPct).filter((x): x is number => typeof x === 'number');
+  return xs.length ? `${median(xs).toFixed(0)} (${Math.min(...xs)}–${Math.max(...xs)})` : '?';
+};
 const fmt = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 const k = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(1)}k` : x.toFixed(0));
 
@@ -105,15 +110,17 @@ function verdict(r: { lo: number; hi: number }, test: (x: number) => boolean): s
 }
 
 const lines: string[] = [];
-lines.push(`| runtime | scenario | req/s, 1 process | req/s, ${n} | ${n} ÷ 1 (spread) | CPU µs/req, 1 | CPU µs/req, ${n} | ${n} ÷ 1 (spread) | target | |`);
-lines.push('|---|---|---|---|---|---|---|---|---|---|');
+lines.push(
+  `| runtime | scenario | req/s, 1 process | req/s, ${n} | ${n} ÷ 1 (spread) | CPU µs/req, 1 | CPU µs/req, ${n} | ${n} ÷ 1 (spread) | others, % of a core (1 / ${n}) | target | |`,
+);
+lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [key, { p1, pn }] of [...byKey].sort()) {
   const [runtime, scenario] = key.split('/');
   const ok = (rows: Row[]) => rows.filter((r) => r.ok && r.rps.avg !== null);
   const a = ok(p1);
   const b = ok(pn);
   if (a.length === 0 || b.length === 0) {
-    lines.push(`| ${runtime} | ${scenario} | ${a.length}/${p1.length} ok | ${b.length}/${pn.length} ok | – | | | | | |`);
+    lines.push(`| ${runtime} | ${scenario} | ${a.length}/${p1.length} ok | ${b.length}/${pn.length} ok | – | | | | | | |`);
     continue;
   }
   const rps = ratio(
@@ -135,7 +142,8 @@ for (const [key, { p1, pn }] of [...byKey].sort()) {
   }
   lines.push(
     `| ${runtime} | ${scenario} | ${k(median(a.map((r) => r.rps.avg!)))} | ${k(median(b.map((r) => r.rps.avg!)))} | ${fmt(rps.mid)}× (${fmt(rps.lo)}–${fmt(rps.hi)}) | ` +
-      `${fmt(median(a.map((r) => r.cpuUsPerReq ?? NaN)), 1)} | ${fmt(median(b.map((r) => r.cpuUsPerReq ?? NaN)), 1)} | ${fmt(cpu.mid)}× (${fmt(cpu.lo)}–${fmt(cpu.hi)}) | ${target} | ${result} |`,
+      `${fmt(median(a.map((r) => r.cpuUsPerReq ?? NaN)), 1)} | ${fmt(median(b.map((r) => r.cpuUsPerReq ?? NaN)), 1)} | ${fmt(cpu.mid)}× (${fmt(cpu.lo)}–${fmt(cpu.hi)}) | ` +
+      `${others(a)} / ${others(b)} | ${target} | ${result} |`,
   );
 }
 
@@ -160,7 +168,9 @@ ${lines.join('\n')}
 Machine: ${meta ? `${meta.host.cpus} × ${meta.host.cpuModel ?? 'CPU'}, ${meta.host.os ?? ''}` : '?'}; node ${meta?.versions.node}, deno ${meta?.versions.deno}, bun ${meta?.versions.bun}.
 Load: ${config ? `${config.connections} connections, pipelining ${config.pipelining}, ${config.durationS} s after ${config.warmupS} s warm-up` : '?'}, one round per bench run.
 The load generator (autocannon) runs on the same two cores as the servers, so two server processes
-compete with it: the 2× ceiling is not reachable here.
+compete with it: the 2× ceiling is not reachable here. "Others" is the CPU that processes outside the
+bench used during each measurement (other people's work on this shared machine), as a percentage of
+one core: when it is near 100, one of the two cores was not ours to measure with.
 
 Command: \`${command}\` (runs in ${dir}).
 `;
