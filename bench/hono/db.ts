@@ -8,7 +8,6 @@ import { dbFromEnv } from '../shared/db-env.ts';
 type Ctx = { env: unknown; executionCtx: { waitUntil(p: Promise<unknown>): void } };
 const ctxOf = (c: Ctx) => () => c.executionCtx;
 
-// biome-ignore lint/suspicious/noExplicitAny: any Hono app
 export function addDbRoutes<A extends Hono<any>>(app: A, db: DbSource): A {
   app.get('/sql1', async (c) => c.json(await withDb(db, c.env, ctxOf(c), sql1)));
   app.get('/sql2', async (c) => c.json(await withDb(db, c.env, ctxOf(c), (sql) => sql2(sql))));
@@ -33,7 +32,6 @@ export function addDbRoutes<A extends Hono<any>>(app: A, db: DbSource): A {
 }
 
 /** The DB routes when DATABASE_URL is set (the runner's `db` variant). */
-// biome-ignore lint/suspicious/noExplicitAny: any Hono app
 export function dbRoutesFromEnv<A extends Hono<any>>(app: A, get: (name: string) => string | undefined): A {
   const db = dbFromEnv(get);
   return db ? addDbRoutes(app, db) : app;

@@ -4,6 +4,7 @@
 // `db` targets get.
 import type { Config } from './config.ts';
 import { type Cluster, postgresMissing, startCluster } from './postgres.ts';
+import { ownServices } from './proc.ts';
 import { scenarioById } from './scenarios.ts';
 
 let current: { url: string; pool: number } | undefined;
@@ -30,7 +31,15 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
   try {
     const cluster = await startCluster({ log });
     current = { url: cluster.url, pool: config.dbPool };
-    return cluster;
+    // PostgreSQL's CPU is part of the DB scenarios, not other people's load on the machine.
+    ownServices.add(cluster.pid);
+    return {
+      ...cluster,
+      stop: () => {
+        ownServices.delete(cluster.pid);
+        return cluster.stop();
+      },
+    };
   } catch (err) {
     return skip(`PostgreSQL did not start: ${(err as Error).message}`);
   }

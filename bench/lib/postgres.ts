@@ -19,6 +19,8 @@ export interface Cluster {
   port: number;
   /** The major version, e.g. "15". */
   version: string;
+  /** The postmaster's pid (its backends are its children). */
+  pid: number;
   /** Stops the server and removes its files; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -153,10 +155,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     if (options.seed !== false) await seed(benchUrl);
     options.log?.(`PostgreSQL ${found.version}: throwaway cluster on 127.0.0.1:${port} (${dir}, fsync off)`);
     let stopped = false;
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
     return {
       url: benchUrl,
       port,
       version: found.version,
+      pid,
       async stop() {
         if (stopped) return;
         stopped = true;

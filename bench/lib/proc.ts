@@ -268,10 +268,14 @@ export function systemBusyUs(): number | null {
   }
 }
 
+/** Process trees the bench runs besides its targets (the DB scenarios' PostgreSQL): not "others". */
+export const ownServices = new Set<number>();
+
 /** CPU time (µs) of this runner and every live target's process tree. */
 export function benchCpuUs(): number {
   const pids = [process.pid];
   for (const child of live) pids.push(...processTree(child.pid));
+  for (const pid of ownServices) pids.push(...processTree(pid));
   let total = 0;
   for (const us of treeCpuUs(pids).values()) total += us;
   return total;

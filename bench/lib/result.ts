@@ -1,6 +1,7 @@
 // The JSON written by --out (schema in BENCH.md), and the maths on it.
 import type { BundleSizes } from './bundle-size.ts';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
+import { scenarioById } from './scenarios.ts';
 
 export interface Row {
   runtime: RuntimeId;
@@ -47,6 +48,10 @@ export interface BenchResult {
     runtimes?: string[];
     frameworks?: string[];
     scenarios?: string[];
+    /** Server processes of the rove targets (--processes), when more than 1. */
+    processes?: number;
+    /** PostgreSQL pool size per server process (--db-pool), when DB scenarios ran. */
+    dbPool?: number;
   };
   rows: Row[];
   /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
@@ -65,6 +70,8 @@ export function configForJson(c: Config): BenchResult['config'] {
     runtimes: c.runtimes,
     frameworks: c.frameworks,
     scenarios: c.scenarios,
+    ...(c.processes > 1 ? { processes: c.processes } : {}),
+    ...(c.scenarios.some((id) => scenarioById(id).variant === 'db') ? { dbPool: c.dbPool } : {}),
   };
 }
 

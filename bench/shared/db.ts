@@ -86,7 +86,7 @@ export const randomOffset = (): number => Math.floor(Math.random() * (ROWS - 10 
 export function queriesCount(raw: string | null | undefined): number {
   const n = Number.parseInt(raw ?? '', 10);
   if (!Number.isFinite(n) || n < 1) return 1;
-  return n > 500 ? 500 : n;
+  return Math.min(n, 500);
 }
 
 /** /sql1: the seed's `SELECT now()`. */

@@ -41,7 +41,14 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string, b
       // An example with its own wrangler.toml (assets, KV) runs under Miniflare: see miniflare.ts.
       if (existsSync(join(ROOT, dir, 'wrangler.toml'))) return { bin: resolveBin('node'), args: ['--import', 'tsx', 'test/conformance/miniflare.ts', dir] };
       bundleWorker(join(ROOT, dir, 'worker.ts'), join(scratch, 'worker.js'));
-      const config = workerdConfig({ port, module: 'worker.js', compatibilityFlags: ['nodejs_compat'], bindings: { ...wranglerVars(), ...bindings } });
+      const config = workerdConfig({
+        port,
+        module: 'worker.js',
+        compatibilityFlags: ['nodejs_compat'],
+        bindings: { ...wranglerVars(), ...bindings },
+        // A worker given a database on this machine must reach loopback (examples/postgres).
+        allowLocalNetwork: 'DATABASE_URL' in bindings,
+      });
       writeFileSync(join(scratch, 'config.capnp'), config);
       return { bin: resolveBin('workerd'), args: ['serve', join(scratch, 'config.capnp')] };
     }
