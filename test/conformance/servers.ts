@@ -27,6 +27,12 @@ export function wranglerVars(): Record<string, string> {
   return vars;
 }
 
+/** Whether `dir` has a wrangler.toml with `[assets]` or KV namespaces, which bare workerd cannot give. */
+function needsMiniflare(dir: string): boolean {
+  const file = join(ROOT, dir, 'wrangler.toml');
+  return existsSync(file) && /^\s*(?:\[assets\]|\[\[kv_namespaces\]\])/m.test(readFileSync(file, 'utf8'));
+}
+
 function command(runtime: Runtime, dir: string, port: number, scratch: string, bindings: Record<string, string>): { bin: string; args: string[] } {
   switch (runtime) {
     case 'node':
@@ -38,8 +44,8 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string, b
     case 'deno-deploy':
       return { bin: resolveBin('deno'), args: ['serve', ...DENO, '--host', '127.0.0.1', '--port', String(port), `${dir}/deploy.ts`] };
     case 'workerd': {
-      // An example with its own wrangler.toml (assets, KV) runs under Miniflare: see miniflare.ts.
-      if (existsSync(join(ROOT, dir, 'wrangler.toml'))) return { bin: resolveBin('node'), args: ['--import', 'tsx', 'test/conformance/miniflare.ts', dir] };
+      // An example whose wrangler.toml needs platform services (assets, KV) runs under Miniflare: see miniflare.ts.
+      if (needsMiniflare(dir)) return { bin: resolveBin('node'), args: ['--import', 'tsx', 'test/conformance/miniflare.ts', dir] };
       bundleWorker(join(ROOT, dir, 'worker.ts'), join(scratch, 'worker.js'));
       const config = workerdConfig({
         port,
