@@ -3,39 +3,15 @@
 
 import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
 import { FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
-import { type BenchResult, findRow, frameworkRatio, type Metric, median, type Row, ratioHasErrors, targetFor } from '../lib/result.ts';
+import { type BenchResult, findRow, type Metric, median, type Row, ratioHasErrors } from '../lib/result.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
+import { roundRatios, spreadOf, spreadText, targetOf, verdict } from '../lib/spread.ts';
+import type { Block, Cell, Chart, Column, Doc, Table, Tone } from './blocks.ts';
 import { compact, DASH, fixed, int, ms, times } from './format.ts';
+import { listenerBlocks, methodLines, poolBlocks } from './sections.ts';
 import { barChart, FRAMEWORK_COLORS } from './svg.ts';
 
-export type Tone = 'good' | 'warn' | 'bad';
-export type Cell = string | { text: string; tone?: Tone; strong?: boolean };
-export interface Column {
-  label: string;
-  align?: 'left' | 'right';
-}
-export interface Table {
-  columns: Column[];
-  rows: Cell[][];
-}
-export type Block =
-  | { kind: 'h'; level: 1 | 2 | 3; text: string; id: string }
-  | { kind: 'p'; text: string }
-  | { kind: 'list'; items: string[] }
-  | { kind: 'table'; table: Table }
-  | { kind: 'chart'; file: string; alt: string }
-  | { kind: 'code'; text: string };
-
-export interface Chart {
-  file: string;
-  svg: string;
-}
-
-export interface Doc {
-  title: string;
-  blocks: Block[];
-  charts: Chart[];
-}
+export type { Block, Cell, Chart, Column, Doc, Table, Tone };
 
 const RUNTIME_LABEL: Record<string, string> = {
   node: 'node',
@@ -61,14 +37,19 @@ export function ratioTone(r: number | null, target: number | null, lowerIsBetter
 }
 
 function ratioCell(rows: readonly Row[], runtime: string, scenario: string, metric: Metric, over: FrameworkId): Cell {
-  const r = frameworkRatio(rows, runtime, scenario, metric, over);
-  if (r === null) return DASH;
-  const target = metric === 'rps' ? targetFor(runtime, scenario, over) : null;
-  const tone = ratioTone(r, target, metric === 'cpu');
-  // Bold marks a miss of a stated performance target (visible in plain Markdown too);
+  // Per-round ratios, higher is better for Rove in both metrics (CPU: the peer's µs over Rove's).
+  const s = spreadOf(roundRatios(rows, runtime, scenario, metric, over));
+  if (s === null) return DASH;
+  const target = targetOf(runtime, scenario, metric, over);
   // † marks a ratio where a side had errors under load.
   const dagger = ratioHasErrors(rows, runtime, scenario, over) ? '†' : '';
-  return { text: times(r) + dagger, tone, strong: target !== null && r < target };
+  const text = spreadText(s) + dagger;
+  if (target === null) return { text, tone: ratioTone(s.median, null, false) };
+  // Bold marks a miss of a stated target (visible in plain Markdown too); a spread
+  // across the target is neither a pass nor a miss.
+  const v = verdict(s, target);
+  if (v === 'not established') return { text: `${text} not established`, tone: 'warn' };
+  return { text, tone: v === 'met' ? 'good' : 'bad', strong: v === 'missed' };
 }
 
 function present<T>(all: readonly T[], used: Iterable<string>, id: (t: T) => string): T[] {
@@ -147,12 +128,13 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   blocks.push({
     kind: 'list',
     items: [
-      `Machine: ${meta.host.cpus} × ${meta.host.cpuModel}, ${meta.host.memGiB} GiB, ${meta.host.os}. The load generator and the server share the ${meta.host.cpus} cores.`,
+      `Machine: ${meta.host.cpus} × ${meta.host.cpuModel}, ${meta.host.memGiB} GiB, ${meta.host.os}. ${meta.pinning ? 'The server and the load generator run pinned to separate cores (below); other processes on the machine may use either.' : `The load generator and the server share the ${meta.host.cpus} cores.`}`,
       `Versions: ${Object.entries(meta.versions)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}.`,
       ...(meta.command ? [`Command: \`${meta.command}\``] : []),
       ...backgroundLine(rows, config.waitQuietS),
+      ...methodLines(result),
     ],
   });
   p(
@@ -180,10 +162,12 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
     });
     blocks.push({ kind: 'table', table: table('rps', 'req/s', okInt) });
     p(
-      'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target; † marks a ratio where a side had errors, timeouts or non-2xx responses under load (its row says which).',
+      'Targets: Rove ≥ 0.95× raw on deno, bun and workerd and ≥ 0.90× raw on node for `/test` req/s; Rove ≥ 1.0× Hono on every runtime and scenario. A ratio in **bold** misses its target in every round; "not established" means the rounds disagree about it; † marks a ratio where a side had errors, timeouts or non-2xx responses under load (its row says which).',
     );
     blocks.push({ kind: 'table', table: table('cpu', 'CPU µs/req', okCpu) });
-    p('Server CPU time per request; here a ratio below 1.00× means Rove spends less CPU per request than the peer.');
+    p(
+      "Server CPU time per request. The ratios divide the peer's CPU per request by Rove's, so, as for req/s, a ratio above 1.00× means Rove spends less CPU per request than the peer.",
+    );
     chart('rps-test.svg', 'Requests per second for GET /test per runtime and framework', rpsChart(result, 'test', runtimes, frameworks, series));
   }
 
@@ -191,13 +175,18 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   const ratioTables: [string, Metric, FrameworkId, string][] = [
     ['req/s, rove/raw', 'rps', 'raw', "Share of the bare runtime's throughput that Rove keeps (higher is better)."],
     ['req/s, rove/hono', 'rps', 'hono', "Rove's throughput relative to Hono (higher is better)."],
-    ['CPU per request, rove/raw', 'cpu', 'raw', 'Server CPU per request relative to the bare runtime (lower is better; 1.20× = 20% more CPU per request).'],
-    ['CPU per request, rove/hono', 'cpu', 'hono', 'Server CPU per request relative to Hono (lower is better).'],
+    [
+      'CPU per request, rove/raw',
+      'cpu',
+      'raw',
+      "The bare runtime's server CPU per request divided by Rove's (higher is better: 0.90× means Rove spends 1/0.90 = 1.11 times raw's CPU per request). Target: at least 0.90× on every scenario and runtime (0.95× for workerd's `/test`).",
+    ],
+    ['CPU per request, rove/hono', 'cpu', 'hono', "Hono's server CPU per request divided by Rove's (higher is better; target at least 1.00×)."],
   ];
   if (frameworks.includes('rove') && (frameworks.includes('raw') || frameworks.includes('hono'))) {
     h(2, 'Ratios per runtime and scenario');
     p(
-      '† a side had errors, timeouts or non-2xx responses under load; the ratio compares what completed. – not measured (failed check, did not start, or no such row).',
+      `Each ratio is the median of the per-round ratios (round i of every framework ran back to back)${config.rounds > 1 ? `, with the lowest and highest round in brackets; "not established" marks a target that some rounds meet and others miss` : '; one round shows no spread, so treat small gaps as noise'}. **Bold** misses its target in every round. † a side had errors, timeouts or non-2xx responses under load; the ratio compares what completed. – not measured (failed check, did not start, or no such row).`,
     );
     for (const [label, metric, over, note] of ratioTables) {
       if (!frameworks.includes(over)) continue;
@@ -213,6 +202,8 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       blocks.push({ kind: 'table', table: { columns: cols, rows: trs } });
     }
   }
+
+  blocks.push(...poolBlocks(result), ...listenerBlocks(result));
 
   // One section per scenario, like the seed write-ups.
   h(2, 'Results per scenario');
@@ -411,12 +402,12 @@ function rpsChart(result: BenchResult, scenario: string, runtimes: string[], fra
 function latencyChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
   return barChart({
     title: `Latency: ${scenario}`,
-    subtitle: `lower is better · bar: average, tick: p99 · ${result.config.connections} connections, pipelining ${result.config.pipelining}`,
+    subtitle: `lower is better · bar, number inside it: average · tick, number above it: p99 · ${result.config.connections} connections, pipelining ${result.config.pipelining}`,
     groups: runtimes,
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.avg))),
     markers: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.p99))),
-    markerLabel: 'p99',
+    markerLabel: 'p99 (tick)',
     unit: 'ms',
   });
 }

@@ -7,6 +7,7 @@
 
 import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../../bench/shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../../bench/shared/fixtures.ts';
+import { installListenerToggle } from '../../bench/shared/listener-toggle.ts';
 import { paramsSchema } from '../../bench/shared/schema.ts';
 import { App, validate } from '../../src/index.ts';
 import { createViews } from '../../src/views/index.ts';
@@ -42,9 +43,7 @@ export function createBenchApp(options: BenchAppOptions = {}) {
     : undefined;
   const app = new App<{ Variables: Vars }>({ views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0]);
 
-  if (options.listener) {
-    app.on(() => {}); // one empty listener: the cost of observability
-  }
+  if (options.listener) installListenerToggle(app);
 
   app.get('/test', (c) => c.json({ hello: 'world!' }));
   app.get('/text', (c) => c.text('Hello world'));
