@@ -72,32 +72,33 @@ export function createBenchApp(options: BenchAppOptions = {}) {
 
   app.post('/json', async (c) => c.json(await c.req.json()));
 
-  // /chain: five middleware layers before the handler.
+  // /chain: five middleware layers before the handler. Each works only before the handler, so it
+  // returns next() instead of awaiting it: Rove's form for such middleware, with no promise hop.
   const log = new RingLog();
   const limiter = new RateLimiter();
-  app.use('/chain', async (c, next) => {
+  app.use('/chain', (c, next) => {
     const id = requestId(c.req.header('x-request-id'));
     c.set('requestId', id);
     c.header('x-request-id', id);
-    await next();
+    return next();
   });
-  app.use('/chain', async (c, next) => {
+  app.use('/chain', (c, next) => {
     log.push({ t: Date.now(), method: c.req.method, path: c.path, id: c.get('requestId') });
-    await next();
+    return next();
   });
-  app.use('/chain', async (c, next) => {
+  app.use('/chain', (c, next) => {
     const claims = decodeJwtPayload(c.req.header('authorization'));
     if (!claims) return c.json({ title: 'Unauthorized', status: 401 }, 401);
     c.set('claims', claims);
-    await next();
+    return next();
   });
-  app.use('/chain', async (c, next) => {
+  app.use('/chain', (c, next) => {
     if (!limiter.allow(String(c.get('claims').sub), Date.now())) return c.json({ title: 'Too Many Requests', status: 429 }, 429);
-    await next();
+    return next();
   });
-  app.use('/chain', async (c, next) => {
+  app.use('/chain', (c, next) => {
     c.header('x-powered-by', POWERED_BY);
-    await next();
+    return next();
   });
   app.get('/chain', (c) => c.json({ hello: 'chain', sub: c.get('claims').sub }));
 
