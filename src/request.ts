@@ -23,6 +23,8 @@ export interface RequestLike {
   toRequest?(): Request;
   /** An adapter's own way to read the whole body up to `limit` bytes (413 beyond), cheaper than a web stream. */
   readBytes?(limit: number): Promise<Uint8Array>;
+  /** An adapter's own lookup of one header, as `headers.get(name)` answers it, without building `headers`. */
+  header?(name: string): string | null;
 }
 
 export type FormValue = string | File;
@@ -118,13 +120,14 @@ export class RoveRequest {
   }
 
   header(name: string): string | undefined {
-    return this.#raw.headers.get(name) ?? undefined;
+    const raw = this.#raw;
+    return (raw.header === undefined ? raw.headers.get(name) : raw.header(name)) ?? undefined;
   }
 
   cookie(): Record<string, string>;
   cookie(name: string): string | undefined;
   cookie(name?: string): Record<string, string> | string | undefined {
-    const all = (this.#cookies ??= parseCookies(this.#raw.headers.get('cookie')));
+    const all = (this.#cookies ??= parseCookies(this.header('cookie') ?? null));
     return name === undefined ? all : all[name];
   }
 
