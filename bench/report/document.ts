@@ -255,8 +255,11 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       }
     blocks.push({ kind: 'table', table: { columns: cols, rows: trs } });
     if (rows.some((r) => r.scenario === s && r.rps.avg !== null)) {
-      if (s !== 'test') chart(`rps-${s}.svg`, `Requests per second for ${s}`, rpsChart(result, s, runtimes, frameworks, series));
-      chart(`latency-${s}.svg`, `Latency for ${s}`, latencyChart(result, s, runtimes, frameworks, series));
+      // Only the frameworks that have the scenario get a bar (no "n/a" for rows that cannot exist).
+      const mine = frameworks.filter((f) => rows.some((r) => r.scenario === s && r.framework === f));
+      const own = series.filter((x) => mine.includes(x.name as FrameworkId));
+      if (s !== 'test') chart(`rps-${s}.svg`, `Requests per second for ${s}`, rpsChart(result, s, runtimes, mine, own));
+      chart(`latency-${s}.svg`, `Latency for ${s}`, latencyChart(result, s, runtimes, mine, own));
     }
   }
 
@@ -391,7 +394,7 @@ function okCpu(r: Row | undefined): Cell {
 function rpsChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
   return barChart({
     title: `Requests per second: ${scenario}`,
-    subtitle: `higher is better · ${result.config.connections} connections, pipelining ${result.config.pipelining}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
+    subtitle: `higher is better · bar: average req/s · ${result.config.connections} connections, pipelining ${result.config.pipelining}${loadNote(result, scenario)}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
     groups: runtimes,
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.rps.avg))),
@@ -402,7 +405,7 @@ function rpsChart(result: BenchResult, scenario: string, runtimes: string[], fra
 function latencyChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
   return barChart({
     title: `Latency: ${scenario}`,
-    subtitle: `lower is better · bar, number inside it: average · tick, number above it: p99 · ${result.config.connections} connections, pipelining ${result.config.pipelining}`,
+    subtitle: `lower is better · bar, number inside it: average · tick, number above it: p99 · ${result.config.connections} connections, pipelining ${result.config.pipelining}${loadNote(result, scenario)}`,
     groups: runtimes,
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.avg))),
@@ -410,6 +413,15 @@ function latencyChart(result: BenchResult, scenario: string, runtimes: string[],
     markerLabel: 'p99 (tick)',
     unit: 'ms',
   });
+}
+
+/** " (workerd: pipelining 1)" when a runtime ran this scenario with its own load settings. */
+function loadNote(result: BenchResult, scenario: string): string {
+  const own = new Map<string, string>();
+  for (const r of result.rows)
+    if (r.scenario === scenario && r.load && !own.has(r.runtime))
+      own.set(r.runtime, `${r.runtime}: ${r.load.connections} connections, pipelining ${r.load.pipelining}`);
+  return own.size ? ` (${[...own.values()].join('; ')})` : '';
 }
 
 /** Charts show every measured row; the tables say which had errors under load. */
