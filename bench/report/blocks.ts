@@ -28,3 +28,10 @@ export interface Doc {
   blocks: Block[];
   charts: Chart[];
 }
+
+export function slug(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}

@@ -1,17 +1,18 @@
 // Turns a run into a document (headings, paragraphs, tables, charts) that
 // the Markdown and HTML writers render the same way.
 
-import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
 import { FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
 import { type BenchResult, findRow, type Metric, median, type Row, ratioHasErrors } from '../lib/result.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
 import { roundRatios, spreadOf, spreadText, targetOf, verdict } from '../lib/spread.ts';
-import type { Block, Cell, Chart, Column, Doc, Table, Tone } from './blocks.ts';
-import { compact, DASH, fixed, int, ms, times } from './format.ts';
+import { type Block, type Cell, type Chart, type Column, type Doc, slug, type Table, type Tone } from './blocks.ts';
+import { bundleSizeBlocks } from './bundle-section.ts';
+import { compact, DASH, fixed, int, ms } from './format.ts';
 import { listenerBlocks, methodLines, poolBlocks } from './sections.ts';
 import { barChart, FRAMEWORK_COLORS } from './svg.ts';
 
 export type { Block, Cell, Chart, Column, Doc, Table, Tone };
+export { bundleSizeBlocks, slug };
 
 const RUNTIME_LABEL: Record<string, string> = {
   node: 'node',
@@ -20,13 +21,6 @@ const RUNTIME_LABEL: Record<string, string> = {
   'deno-deploy': 'deno-deploy',
   workerd: 'workerd',
 };
-
-export function slug(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
 
 /** Colour for a ratio cell; `lowerIsBetter` for CPU per request. */
 export function ratioTone(r: number | null, target: number | null, lowerIsBetter: boolean): Tone | undefined {
@@ -317,58 +311,6 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
     text: `npm run bench -- --profile ${config.profile} --out docs/benchmarks/results.json${config.rounds > 1 ? ` --rounds ${config.rounds}` : ''}\n# re-render this report from its JSON\nnpm run bench -- --report docs/benchmarks/results.json${result.bundleSizes ? '\n# the bundle sizes alone (--into FILE.json stores them in a run)\nnpm run bench:size' : ''}`,
   });
   return { title, blocks, charts };
-}
-
-/** The "Bundle size at the edge" section: the two-route app with Rove and with Hono, and the hello worker. */
-export function bundleSizeBlocks(sizes: BundleSizes): Block[] {
-  const title = 'Bundle size at the edge';
-  const hono = sizes.bundles.find((b) => b.id === 'hono');
-  // Only the same app compares; bold marks a miss of the target (the Rove app no larger than Hono's).
-  const vsHono = (a: number | null, b: number | null | undefined): Cell => {
-    if (a == null || b == null || b <= 0) return DASH;
-    const r = a / b;
-    return { text: times(r), tone: r <= 1 ? 'good' : 'bad', strong: r > 1 };
-  };
-  const rows: Cell[][] = sizes.bundles.map((b) => [
-    b.label,
-    `\`${b.entry}\``,
-    b.bytes == null ? { text: 'failed', tone: 'bad' } : int(b.bytes),
-    kb(b.bytes),
-    int(b.gzipBytes),
-    kb(b.gzipBytes),
-    b.id === 'rove' ? vsHono(b.bytes, hono?.bytes) : DASH,
-    b.id === 'rove' ? vsHono(b.gzipBytes, hono?.gzipBytes) : DASH,
-  ]);
-  const r = roveOverHono(sizes);
-  const failed = sizes.bundles.filter((b) => b.error);
-  return [
-    { kind: 'h', level: 2, text: title, id: slug(title) },
-    {
-      kind: 'p',
-      text: `A bundle's size is cold-start time and a quota on Workers. The same two-route app (\`GET /\` answering JSON, \`GET /users/:id\` answering the param as JSON) written with Rove (\`bench/size/rove.ts\`) and with Hono (\`bench/size/hono.ts\`), and examples/hello's worker, each bundled as a Workers build does it: \`${sizes.command}\`. 1 KB = 1,000 bytes. Measured ${sizes.date.slice(0, 16).replace('T', ' ')} UTC with rove ${sizes.versions.rove}, hono ${sizes.versions.hono}, esbuild ${sizes.versions.esbuild}; the sizes are deterministic for a given tree and esbuild version (\`npm run bench:size\`).`,
-    },
-    {
-      kind: 'table',
-      table: {
-        columns: [
-          { label: 'Bundle' },
-          { label: 'Entry' },
-          { label: 'Bytes', align: 'right' },
-          { label: 'KB', align: 'right' },
-          { label: 'gzip bytes', align: 'right' },
-          { label: 'gzip KB', align: 'right' },
-          { label: 'vs Hono', align: 'right' },
-          { label: 'gzip vs Hono', align: 'right' },
-        ],
-        rows,
-      },
-    },
-    {
-      kind: 'p',
-      text: `Target (issue 11): Rove's two-route app bundles no larger than Hono's. Rove/Hono here: ${times(r.bytes)} minified, ${times(r.gzipBytes)} gzipped${(r.bytes ?? 0) > 1 || (r.gzipBytes ?? 0) > 1 ? ' (a ratio in **bold** misses the target)' : ''}.`,
-    },
-    ...(failed.length ? [{ kind: 'list' as const, items: failed.map((b) => `\`${b.entry}\`: ${b.error}`) }] : []),
-  ];
 }
 
 /** How busy the shared machine was with other work while the rows were measured. */
