@@ -1,4 +1,3 @@
-import type { TrustProxy } from './client-ip.ts';
 import type { Handler } from './compose.ts';
 import type { Env, ResponseFactory } from './context.ts';
 import type { RequestLike } from './request.ts';
@@ -21,11 +20,14 @@ export interface AppOptions {
   workers?: WorkerPool;
   /**
    * Which proxies in front of the server may name the client for `c.req.ip` (through `Forwarded` or
-   * `X-Forwarded-For`): a hop count, a list of addresses and CIDR ranges, or a predicate. Default: none,
+   * `X-Forwarded-For`): `trustProxy(hops | addresses | predicate)` from `rove/trust-proxy`. Default: none,
    * so `c.req.ip` is the connection's peer and those headers are ignored.
    */
-  trustProxy?: TrustProxy;
+  trustProxy?: ClientAddressRule;
 }
+
+/** From the connection's peer address (when the runtime gives one) and the request, the client's address. */
+export type ClientAddressRule = (socket: string | undefined, request: { readonly headers: Headers }) => string | undefined;
 
 /**
  * What an adapter tells the app once, before serving it (`app.bind`). Everything is optional:

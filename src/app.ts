@@ -1,6 +1,5 @@
 import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
-import { clientIpResolver } from './client-ip.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
@@ -84,7 +83,8 @@ export class App<E extends Env = Env> {
       views: options.views,
       workers: options.workers,
     };
-    const clientIp = clientIpResolver(options.trustProxy);
+    const clientIp = options.trustProxy ?? ((socket: string | undefined) => socket);
+    if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes a rule: trustProxy(…) from 'rove/trust-proxy'");
     let address: ServerBinding['address'];
     this.#config = {
       bodyLimit: this.settings.bodyLimit,

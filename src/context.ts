@@ -1,4 +1,3 @@
-import { type CookieOptions, serializeCookie } from './cookies.ts';
 import { HttpError } from './errors.ts';
 import type { EventKind, EventMap } from './event-map.ts';
 import { type RequestLike, RoveRequest } from './request.ts';
@@ -230,15 +229,6 @@ export class Context<E extends Env = Env, I = {}> {
 
   status(code: StatusCode): void {
     this.#status = code;
-  }
-
-  /** Set a cookie; `path` and `domain` holding `;`, CR or LF are refused (TypeError). */
-  setCookie(name: string, value: string, options?: CookieOptions): void {
-    this.header('set-cookie', serializeCookie(name, value, options), { append: true });
-  }
-
-  deleteCookie(name: string, options?: Pick<CookieOptions, 'path' | 'domain'>): void {
-    this.setCookie(name, '', { ...options, maxAge: 0, expires: new Date(0) });
   }
 
   /** A JSON response (`application/json`); always a real `Response`. */

@@ -1,5 +1,5 @@
 import type { Context, ExecutionContext } from './context.ts';
-import { BodyError, type BodyRejection } from './errors.ts';
+import { BodyError } from './errors.ts';
 import type { RequestLike } from './request.ts';
 
 export type { BodyRejectedMetadata, EventKind, EventMap, Listener, RequestMetadata, RoveEvent };

@@ -1,9 +1,8 @@
 // The core: the app, its context, routing, errors, events and validation.
 // Optional features live on their own subpaths (rove/views, rove/workers, rove/fs-routes, rove/otel).
 export { App, type ErrorHandler, type NotFoundHandler } from './app.ts';
-export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
+export type { AppOptions, ClientAddressRule, RouteAdder, ServerBinding } from './app-types.ts';
 export { bodyLimit } from './body-limit.ts';
-export type { TrustProxy } from './client-ip.ts';
 export type { Handler, Next } from './compose.ts';
 export {
   Context,
@@ -15,7 +14,6 @@ export {
   type StatusCode,
   type StreamWriter,
 } from './context.ts';
-export type { CookieOptions } from './cookies.ts';
 export { BodyError, type BodyRejection, errorResponse, HttpError, internalError } from './errors.ts';
 export { type BodyRejectedMetadata, EventBus, type EventKind, type EventMap, type Listener, type RequestMetadata, type RoveEvent } from './events.ts';
 export { type FormValue, type RequestLike, RoveRequest } from './request.ts';

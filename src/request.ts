@@ -1,5 +1,4 @@
 import { readBody } from './body.ts';
-import { parseCookies } from './cookies.ts';
 import { BodyError } from './errors.ts';
 import { queryValue } from './query.ts';
 import type { Params } from './router.ts';
@@ -32,13 +31,12 @@ export type FormValue = string | File;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** The request side of a context: params, query, headers, cookies and body readers that read once. */
+/** The request side of a context: params, query, headers and body readers that read once. */
 export class RoveRequest {
   #raw: RequestLike;
   readonly #original: RequestLike;
   #ip: string | undefined | null = null;
   #query: URLSearchParams | undefined;
-  #cookies: Record<string, string> | undefined;
   #bytes: Promise<Uint8Array> | undefined;
   #text: Promise<string> | undefined;
   #json: Promise<unknown> | undefined;
@@ -122,13 +120,6 @@ export class RoveRequest {
   header(name: string): string | undefined {
     const raw = this.#raw;
     return (raw.header === undefined ? raw.headers.get(name) : raw.header(name)) ?? undefined;
-  }
-
-  cookie(): Record<string, string>;
-  cookie(name: string): string | undefined;
-  cookie(name?: string): Record<string, string> | string | undefined {
-    const all = (this.#cookies ??= parseCookies(this.header('cookie') ?? null));
-    return name === undefined ? all : all[name];
   }
 
   /** The body bytes, read once up to the body limit (413 beyond it). */

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { getCookie, setCookie } from '../src/cookie.ts';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
 import { createViews } from '../src/views/index.ts';
 
@@ -207,7 +208,7 @@ describe('context', () => {
   });
 
   it('reads headers and cookies', async () => {
-    const app = new App().get('/', (c) => c.json({ ua: c.req.header('user-agent'), sid: c.req.cookie('sid'), all: c.req.cookie() }));
+    const app = new App().get('/', (c) => c.json({ ua: c.req.header('user-agent'), sid: getCookie(c, 'sid'), all: getCookie(c) }));
     const res = await app.fetch(req('/', { headers: { 'user-agent': 'test', cookie: 'sid=abc%20d; theme=dark' } }));
     expect(await res.json()).toEqual({ ua: 'test', sid: 'abc d', all: { sid: 'abc d', theme: 'dark' } });
   });
@@ -296,7 +297,7 @@ describe('context', () => {
     const app = new App()
       .get('/helper', (c) => {
         c.header('x-a', '1');
-        c.setCookie('s', 'v', { httpOnly: true });
+        setCookie(c, 's', 'v', { httpOnly: true });
         return c.json({});
       })
       .get('/own', (c) => {

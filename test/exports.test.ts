@@ -5,7 +5,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const ENTRIES = ['rove', 'rove/node', 'rove/deno', 'rove/bun', 'rove/deno-deploy', 'rove/cloudflare', 'rove/views', 'rove/fs-routes', 'rove/otel'];
+const ENTRIES = [
+  'rove',
+  'rove/node',
+  'rove/deno',
+  'rove/bun',
+  'rove/deno-deploy',
+  'rove/cloudflare',
+  'rove/views',
+  'rove/fs-routes',
+  'rove/otel',
+  'rove/cookie',
+  'rove/trust-proxy',
+];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};
 for (const n of names) out[n] = Object.keys(await import(n)).sort().join(',');

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../adapters/node.ts';
+import { setCookie } from '../../src/cookie.ts';
 import { App } from '../../src/index.ts';
 import { rawRequest, timeUntilClosed } from './raw-http.ts';
 
@@ -31,8 +32,8 @@ describe('node adapter', () => {
     .post('/upload', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }))
     .get('/own', () => new Response('own body', { status: 201, headers: { 'x-own': '1', 'set-cookie': 'a=1' } }))
     .get('/cookies', (c) => {
-      c.setCookie('a', '1');
-      c.setCookie('b', '2');
+      setCookie(c, 'a', '1');
+      setCookie(c, 'b', '2');
       return c.text('two');
     })
     .get('/real', async (c) => {

@@ -18,6 +18,8 @@ describe.each(RUNTIMES)('%s adapter', (runtime) => {
   let fx: Fixture;
   beforeAll(async () => {
     fx = await startFixture(runtime);
+    // The readiness request's own log line may come late: let it land before lines are counted.
+    await fx.waitFor(/^complete /);
   }, 60_000);
   afterAll(() => fx?.stop());
 

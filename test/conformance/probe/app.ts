@@ -1,5 +1,7 @@
 // The probe app: one route per defect of issue 11, so hostile.test.ts can reproduce each over real HTTP.
 import { App, type Handler, HttpError, Router, validate } from 'rove';
+import { setCookie } from 'rove/cookie';
+import { trustProxy } from 'rove/trust-proxy';
 import { z } from 'zod';
 
 /** What a server of the probe is started with; each entry reads it from its environment. */
@@ -68,7 +70,7 @@ function prototypeName(object: object): string {
 
 export function makeApp(options: ProbeOptions = {}): App {
   const app = new App({
-    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    ...(options.trustProxy ? { trustProxy: trustProxy(options.trustProxy) } : {}),
     ...(options.redirect ? { trailingSlash: 'redirect' as const } : {}),
   });
 
@@ -135,7 +137,7 @@ export function makeApp(options: ProbeOptions = {}): App {
     });
   });
   app.get('/cookie', (c) => {
-    c.setCookie('probe', '1', { path: c.req.query('path'), domain: c.req.query('domain') });
+    setCookie(c, 'probe', '1', { path: c.req.query('path'), domain: c.req.query('domain') });
     return c.text('cookie set');
   });
   app.get('/redirect-me', (c) => c.text('redirected'));

@@ -1,17 +1,29 @@
+// rove/trust-proxy: who the client is when proxies stand in front of the app.
+// Apart from the core so that an app which trusts no proxy bundles none of this.
+import type { ClientAddressRule } from './app-types.ts';
+
 /**
- * Which proxies may tell the app who the client is (`new App({ trustProxy })`):
+ * Which proxies may tell the app who the client is:
  * a hop count, a list of addresses and CIDR ranges, or a predicate.
  */
 export type TrustProxy = number | readonly string[] | ((address: string) => boolean);
 
-/** The client address from the socket's peer and, when proxies are trusted, the forwarding headers. */
-export type ClientIp = (socket: string | undefined, request: { readonly headers: Headers }) => string | undefined;
-
 const MAX_FORWARDED = 64;
 
-/** Compile the trustProxy option once, at app construction. */
-export function clientIpResolver(trust: TrustProxy | undefined): ClientIp {
-  if (trust === undefined || trust === 0) return (socket) => socket;
+/**
+ * The rule for `new App({ trustProxy })`: starting from the socket's peer,
+ * walk leftwards through `Forwarded` (else `X-Forwarded-For`) while the
+ * current address is a trusted proxy; the first untrusted one is the client.
+ * The rule is compiled here, once; a bad count, address or prefix throws.
+ *
+ * @example
+ * import { trustProxy } from 'rove/trust-proxy';
+ * new App({ trustProxy: trustProxy(1) });                       // one proxy, whatever its address
+ * new App({ trustProxy: trustProxy(['10.0.0.0/8', '::1']) });   // these addresses or ranges
+ * new App({ trustProxy: trustProxy((a) => a.startsWith('10.')) });
+ */
+export function trustProxy(trust: TrustProxy): ClientAddressRule {
+  if (trust === 0) return (socket) => socket;
   if (typeof trust === 'number') {
     if (!Number.isInteger(trust) || trust < 0) throw new RangeError('trustProxy needs a whole number of hops');
     return (socket, request) => walk(socket, request, (_address, hop) => hop < trust);
