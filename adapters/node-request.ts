@@ -6,6 +6,14 @@ import { HttpError } from '../src/errors.ts';
 import type { RequestLike } from '../src/request.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Spaces and tabs around a value go, as the Headers class drops them. */
+function trimOws(v: string): string {
+  const first = v.charCodeAt(0);
+  const last = v.charCodeAt(v.length - 1);
+  return first === 32 || first === 9 || last === 32 || last === 9 ? v.replace(/^[ \t]+|[ \t]+$/g, '') : v;
+}
 
 /**
  * A Request-shaped view of an IncomingMessage. Nothing is built until read:
@@ -50,6 +58,27 @@ export class NodeRequest implements RequestLike {
       }
     }
     return (this.#headers = h);
+  }
+
+  /**
+   * One header as `headers.get(name)` gives it (repeats joined with ", "), read from node's raw
+   * header list: a route that reads a header or two never builds the whole Headers object.
+   */
+  header(name: string): string | null {
+    if (this.#headers) return this.#headers.get(name);
+    const raw = this.incoming.rawHeaders;
+    const want = name.toLowerCase();
+    let out: string | null = null;
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i];
+      if (key.length === want.length && key.toLowerCase() === want) {
+        const value = trimOws(raw[i + 1]);
+        out = out === null ? value : `${out}, ${value}`;
+      }
+    }
+    // A name Headers would refuse throws as headers.get() does (a found name was valid on the wire).
+    if (out === null && !TOKEN.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+    return out;
   }
 
   get body(): ReadableStream<Uint8Array> | null {

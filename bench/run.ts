@@ -7,6 +7,7 @@ import { type Config, parseFlags, resolveConfig, USAGE } from './lib/config.ts';
 import { prepareDatabase } from './lib/db-run.ts';
 import { stopLoad } from './lib/load.ts';
 import { collectMeta } from './lib/meta.ts';
+import { pinningText, setUpPinning } from './lib/pin.ts';
 import { killAllNow, stopAll } from './lib/proc.ts';
 import { type BenchResult, configForJson, type Row } from './lib/result.ts';
 import { Aborted, plannedRows, Runner } from './lib/runner.ts';
@@ -83,12 +84,14 @@ async function main(): Promise<number> {
     }
     meta.command += ` (resumed with ${done.length} rows from an earlier run)`;
   }
+  meta.pinning = setUpPinning(config.pin);
   const plan = plannedRows(config, done);
   console.log(
     `Rove bench · profile ${config.profile}: ${config.connections} connections, pipelining ${config.pipelining}, ` +
       `${config.durationS} s + ${config.warmupS} s warm-up, ${config.rounds} round(s) · ${plan.length} rows\n` +
       `runtimes ${config.runtimes.join(', ')} · frameworks ${config.frameworks.join(', ')}\n` +
-      `node ${meta.versions.node}, deno ${meta.versions.deno}, bun ${meta.versions.bun}, workerd ${meta.versions.workerd}`,
+      `node ${meta.versions.node}, deno ${meta.versions.deno}, bun ${meta.versions.bun}, workerd ${meta.versions.workerd}\n` +
+      `pinning: ${pinningText(meta.pinning)}`,
   );
 
   // Bundle sizes (issue 11, "Small at the edge") take a second and no load: measured before the load tests.
@@ -149,7 +152,7 @@ async function main(): Promise<number> {
 
 /** Rows of an earlier run that --resume may keep: same load settings, and wanted by this run. */
 function resumableRows(old: BenchResult, config: Config): Row[] {
-  const keys = ['connections', 'pipelining', 'durationS', 'warmupS', 'rounds'] as const;
+  const keys = ['connections', 'pipelining', 'durationS', 'warmupS', 'rounds', 'runtimeLoad'] as const;
   for (const k of keys) {
     if (old.config[k] !== config[k]) throw new Error(`its ${k} is ${old.config[k]}, this run's is ${config[k]}`);
   }

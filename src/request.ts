@@ -23,6 +23,8 @@ export interface RequestLike {
   toRequest?(): Request;
   /** An adapter's own way to read the whole body up to `limit` bytes (413 beyond), cheaper than a web stream. */
   readBytes?(limit: number): Promise<Uint8Array>;
+  /** An adapter's own lookup of one header, as `headers.get(name)` answers it, without building `headers`. */
+  header?(name: string): string | null;
 }
 
 export type FormValue = string | File;
@@ -125,7 +127,8 @@ export class RoveRequest<K extends string = string> {
   }
 
   header(name: string): string | undefined {
-    return this.#raw.headers.get(name) ?? undefined;
+    const raw = this.#raw;
+    return (raw.header === undefined ? raw.headers.get(name) : raw.header(name)) ?? undefined;
   }
 
   /** The body bytes, read once up to the body limit (413 beyond it). */

@@ -1,4 +1,4 @@
-import type { Handler } from './compose.ts';
+import type { Handler, Next } from './compose.ts';
 import { type Context, internals } from './context.ts';
 import { BodyError, HttpError } from './errors.ts';
 import { isFormType, isJsonType } from './request.ts';
@@ -63,9 +63,9 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
     throw new TypeError('validate() needs a Standard Schema (zod 4, valibot, arktype, …)');
   }
   const check = schema['~standard'].validate;
-  return async (c, next) => {
-    const input = await read(c, target);
-    const result = await check(input);
+  // Promises only where the work is asynchronous: reading a body, or a schema that validates
+  // asynchronously. A query or params check with a synchronous schema makes none.
+  const apply = (c: Context<any, any>, result: StandardResult<unknown>, next: Next): unknown => {
     if (result.issues) {
       const errors: ValidationIssue[] = result.issues.map((i) => ({ path: issuePath(i), message: i.message }));
       const message = `Invalid ${target}`;
@@ -74,6 +74,14 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
         : new HttpError(400, message, { details: { errors } });
     }
     internals.setValid(c, target, result.value);
-    await next();
+    return next();
+  };
+  const validateInput = (c: Context<any, any>, input: unknown, next: Next): unknown => {
+    const result = check(input);
+    return result instanceof Promise ? result.then((r) => apply(c, r, next)) : apply(c, result, next);
+  };
+  return (c, next) => {
+    const input = read(c, target);
+    return input instanceof Promise ? input.then((value) => validateInput(c, value, next)) : validateInput(c, input, next);
   };
 }

@@ -36,6 +36,8 @@ export interface Flags {
   report?: string;
   cpuProf?: string;
   resume?: boolean;
+  pin?: string;
+  runtimeLoad?: string;
   help?: boolean;
   dbPool?: number;
   processes?: number;
@@ -60,6 +62,10 @@ export interface Config extends LoadSettings {
   dbPool: number;
   /** Server processes per rove target on node, deno and bun (serve's `processes`). */
   processes: number;
+  /** Pin the server and the load generator to separate cores with taskset: 'auto' when available, or 'off'. */
+  pin: 'auto' | 'off';
+  /** 'sustained' (default): runtimes run with the load they sustain (bench/lib/runtime-load.ts); 'profile': the profile's, everywhere. */
+  runtimeLoad: 'sustained' | 'profile';
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -69,7 +75,13 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --frameworks LIST              ${FRAMEWORKS.join(',')}
   --scenarios LIST               scenario ids (see bench/lib/scenarios.ts)
   --connections N  --pipelining N  --duration S  --warmup S
-  --rounds N                     repeat each measurement, report the median
+  --rounds N                     repeat each measurement, report the median and the
+                                 spread (default 3; quick: 1)
+  --pin auto|off                 pin the server and the load generator to separate
+                                 cores with taskset when it exists (default auto)
+  --runtime-load sustained|profile
+                                 sustained (default): workerd runs unpipelined, the load
+                                 it serves evenly; profile: the profile's everywhere
   --wait-quiet S                 wait up to S s before each measurement while other
                                  processes keep the CPU busy (default 60; quick: 0)
   --out FILE.json                also writes FILE.md, FILE.html, FILE-charts/*.svg
@@ -93,7 +105,14 @@ const NUMBER_FLAGS: Record<string, keyof Flags> = {
   processes: 'processes',
 };
 const LIST_FLAGS: Record<string, keyof Flags> = { runtimes: 'runtimes', frameworks: 'frameworks', scenarios: 'scenarios' };
-const STRING_FLAGS: Record<string, keyof Flags> = { profile: 'profile', out: 'out', report: 'report', 'cpu-prof': 'cpuProf' };
+const STRING_FLAGS: Record<string, keyof Flags> = {
+  profile: 'profile',
+  out: 'out',
+  report: 'report',
+  'cpu-prof': 'cpuProf',
+  pin: 'pin',
+  'runtime-load': 'runtimeLoad',
+};
 
 /** Parses `--flag value` and `--flag=value`; throws on anything unknown. */
 export function parseFlags(argv: readonly string[]): Flags {
@@ -155,7 +174,8 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     pipelining: flags.pipelining ?? base.pipelining,
     durationS: flags.durationS ?? base.durationS,
     warmupS: flags.warmupS ?? base.warmupS,
-    rounds: flags.rounds ?? 1,
+    // One round cannot tell a real gap from noise (issue 15): committed profiles repeat three times.
+    rounds: flags.rounds ?? (profile === 'quick' ? 1 : 3),
     // The test suite's quick runs should never stall; committed runs should not measure other people's load.
     waitQuietS: flags.waitQuietS ?? (profile === 'quick' ? 0 : 60),
     runtimes: pickList('runtime', flags.runtimes, RUNTIMES),
@@ -167,5 +187,19 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     resume: flags.resume ?? false,
     dbPool: flags.dbPool ?? 10,
     processes: flags.processes ?? 1,
+    pin: pinFlag(flags.pin),
+    runtimeLoad: runtimeLoadFlag(flags.runtimeLoad),
   };
+}
+
+function pinFlag(v: string | undefined): 'auto' | 'off' {
+  if (v === undefined || v === 'auto' || v === 'on') return 'auto';
+  if (v === 'off') return 'off';
+  throw new Error(`--pin takes auto or off, got "${v}"`);
+}
+
+function runtimeLoadFlag(v: string | undefined): 'sustained' | 'profile' {
+  if (v === undefined || v === 'sustained') return 'sustained';
+  if (v === 'profile') return 'profile';
+  throw new Error(`--runtime-load takes sustained or profile, got "${v}"`);
 }

@@ -1,6 +1,8 @@
 // The JSON written by --out (schema in BENCH.md), and the maths on it.
 import type { BundleSizes } from './bundle-size.ts';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
+import type { Pinning } from './pin.ts';
+import type { Saturation } from './pool-p99.ts';
 import { scenarioById } from './scenarios.ts';
 
 export interface Row {
@@ -26,6 +28,22 @@ export interface Row {
   roundsCpuUsPerReq?: (number | null)[];
   /** Other processes' CPU during each round's measured window, in % of one core (same order). */
   roundsBackgroundCpuPct?: (number | null)[];
+  /** p99 latency of every round (same order). */
+  roundsP99?: (number | null)[];
+  /** The load this row ran with, when its runtime does not sustain the profile's (bench/lib/runtime-load.ts). */
+  load?: { connections: number; pipelining: number; reason?: string };
+  /** 'pool-p99' scenarios: the saturating load beside the measured one (median round), and its req/s per round. */
+  saturation?: Saturation;
+  roundsSaturationRps?: (number | null)[];
+  /** 'listener': the same process with the listener switched off, in rounds alternating with the row's own. */
+  listenerOff?: {
+    rps: number | null;
+    cpuUsPerReq: number | null;
+    p99: number | null;
+    roundsRps: (number | null)[];
+    roundsCpuUsPerReq: (number | null)[];
+    roundsP99: (number | null)[];
+  };
 }
 
 export interface Meta {
@@ -33,6 +51,8 @@ export interface Meta {
   host: { cpus: number; cpuModel: string; memGiB: number; os: string };
   versions: Record<string, string>;
   command?: string;
+  /** Which cores the servers and the load generator were pinned to; null: not pinned. */
+  pinning?: Pinning | null;
 }
 
 export interface BenchResult {
@@ -52,6 +72,7 @@ export interface BenchResult {
     processes?: number;
     /** PostgreSQL pool size per server process (--db-pool), when DB scenarios ran. */
     dbPool?: number;
+    runtimeLoad?: 'sustained' | 'profile';
   };
   rows: Row[];
   /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
@@ -72,6 +93,7 @@ export function configForJson(c: Config): BenchResult['config'] {
     scenarios: c.scenarios,
     ...(c.processes > 1 ? { processes: c.processes } : {}),
     ...(c.scenarios.some((id) => scenarioById(id).variant === 'db') ? { dbPool: c.dbPool } : {}),
+    runtimeLoad: c.runtimeLoad,
   };
 }
 

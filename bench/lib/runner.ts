@@ -8,9 +8,13 @@ import { join } from 'node:path';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import { firstAnswer, send } from './http.ts';
 import { knownLimit } from './known-limits.ts';
+import { combineListenerRounds, setListener } from './listener-cost.ts';
 import { type LoadResult, runLoad } from './load.ts';
+import { pinnedCommand } from './pin.ts';
+import { poolRound } from './pool-p99.ts';
 import { backgroundMeter, type Child, cpuDeltaUs, freePort, peakRssMB, processTree, resetPeakRss, startChild, stopChild, treeCpuUs } from './proc.ts';
 import { emptyRow, medianIndex, type Row } from './result.ts';
+import { loadFor } from './runtime-load.ts';
 import { checkResponse, SCENARIOS, type Scenario, scenarioById, type Variant } from './scenarios.ts';
 import { launchFor } from './targets.ts';
 
@@ -161,7 +165,8 @@ export class Runner {
           const order = frameworks.map((_, i) => frameworks[(i + round) % frameworks.length]!);
           for (const f of order) {
             this.#checkAbort();
-            const row = await this.#measure(targets.get(key(f, s.variant))!, s, round);
+            const t = targets.get(key(f, s.variant))!;
+            const row = s.method === 'alternate-listener' ? await this.#measureListener(t, s, round) : await this.#measure(t, s, round);
             rounds.get(f)!.push(row);
             this.#jobsDone++;
           }
@@ -181,7 +186,10 @@ export class Runner {
                 roundsRps: all.map((r) => r.rps.avg ?? NaN),
                 roundsCpuUsPerReq: all.map((r) => r.cpuUsPerReq),
                 roundsBackgroundCpuPct: all.map((r) => r.backgroundCpuPct ?? null),
+                roundsP99: all.map((r) => r.latencyMs.p99),
+                ...(s.method === 'pool-p99' ? { roundsSaturationRps: all.map((r) => r.saturation?.rps ?? null) } : {}),
               };
+            if (s.method === 'alternate-listener') row = combineListenerRounds(row, all);
           }
           rows.push(row);
           this.hooks.log(describeRow(row));
@@ -214,7 +222,8 @@ export class Runner {
       return;
     }
     const t0 = performance.now();
-    const child = startChild(launch.bin, launch.args, launch.env);
+    const cmd = pinnedCommand(launch.bin, launch.args);
+    const child = startChild(cmd.bin, cmd.args, launch.env);
     t.child = child;
     try {
       const res = await firstAnswer(t.port, PROBE.request, child, READY_TIMEOUT_MS, READY_POLL_MS);
@@ -241,11 +250,11 @@ export class Runner {
     }
   }
 
-  async #measure(t: Target, s: Scenario, round: number): Promise<Row> {
+  async #measure(t: Target, s: Scenario, round: number, tag = '', warmUp = round === 0): Promise<Row> {
     const c = this.config;
     const row = emptyRow(t.runtime, t.framework, s.id, null);
-    const label = `${t.runtime} · ${t.framework} · ${s.id}${c.rounds > 1 ? ` · round ${round + 1}/${c.rounds}` : ''}`;
-    const warm = round === 0 ? c.warmupS : 0;
+    const label = `${t.runtime} · ${t.framework} · ${s.id}${tag}${c.rounds > 1 ? ` · round ${round + 1}/${c.rounds}` : ''}`;
+    const warm = warmUp ? c.warmupS : 0;
     // Counted as spent when the step starts; #status adds what is left of it.
     this.#secondsLeft -= warm + c.durationS + STEP_COST_S;
     if (t.child?.exited && !t.startError) {
@@ -265,14 +274,18 @@ export class Runner {
     }
     const child = t.child!;
     const request = (t.prepared.get(s.id) ?? s).request;
+    // The load this runtime sustains (workerd: unpipelined), and a scenario's own pipelining (DB: 1); the row records it when it differs.
+    const load = { ...loadFor(t.runtime, c), ...(s.pipelining ? { pipelining: s.pipelining } : {}) };
+    if (load.connections !== c.connections || load.pipelining !== c.pipelining) row.load = load;
+    const pool = s.method === 'pool-p99' && s.saturate !== undefined;
     try {
       await this.#waitQuiet(label);
-      if (warm > 0) {
+      if (warm > 0 && !pool) {
         await runLoad({
           port: t.port,
           request,
-          connections: c.connections,
-          pipelining: s.pipelining ?? c.pipelining,
+          connections: load.connections,
+          pipelining: load.pipelining,
           durationS: warm,
           onTick: (e) => this.#status(`${label} · warm-up ${Math.min(e, warm).toFixed(1)}/${warm} s`, warm - e + c.durationS),
         });
@@ -282,14 +295,30 @@ export class Runner {
       resetPeakRss(pids);
       const background = backgroundMeter();
       const cpu0 = treeCpuUs(pids);
-      const r: LoadResult = await runLoad({
-        port: t.port,
-        request,
-        connections: c.connections,
-        pipelining: s.pipelining ?? c.pipelining,
-        durationS: c.durationS,
-        onTick: (e) => this.#status(`${label} · measure ${Math.min(e, c.durationS).toFixed(1)}/${c.durationS} s`, c.durationS - e),
-      });
+      let r: LoadResult;
+      if (pool) {
+        // The measured window is the probe's; the saturation starts before it (its own warm-up).
+        const pr = await poolRound({
+          port: t.port,
+          probe: request,
+          saturate: s.saturate!,
+          connections: load.connections,
+          durationS: c.durationS,
+          warmupS: warm,
+          onTick: (what, e) => this.#status(`${label} · ${what} ${e.toFixed(1)} s`, c.durationS - e),
+        });
+        r = pr.probe;
+        row.saturation = pr.saturation;
+      } else {
+        r = await runLoad({
+          port: t.port,
+          request,
+          connections: load.connections,
+          pipelining: load.pipelining,
+          durationS: c.durationS,
+          onTick: (e) => this.#status(`${label} · measure ${Math.min(e, c.durationS).toFixed(1)}/${c.durationS} s`, c.durationS - e),
+        });
+      }
       const after = [...new Set([...pids, ...processTree(child.pid)])];
       const cpu = cpuDeltaUs(cpu0, treeCpuUs(after));
       const bg = background();
@@ -301,7 +330,8 @@ export class Runner {
       row.errors = r.errors;
       row.timeouts = r.timeouts;
       row.non2xx = r.non2xx;
-      row.cpuUsPerReq = r.requests > 0 ? round2(cpu / r.requests) : null;
+      // Under a saturating load the server's CPU is mostly the other route's: no per-request figure.
+      row.cpuUsPerReq = r.requests > 0 && !pool ? round2(cpu / r.requests) : null;
       const problems: string[] = [];
       if (child.exited) problems.push(`the target exited during the load (${child.exitSignal ?? `code ${child.exitCode}`}): ${child.output()}`);
       if (r.errors) problems.push(`${r.errors} errors`);
@@ -310,14 +340,50 @@ export class Runner {
       const unexpected = s.checks[0]!.expect.status === 304 ? r.non2xx - r.status3xx : r.non2xx;
       if (unexpected) problems.push(`${unexpected} non-2xx responses`);
       if (r.requests === 0) problems.push('no request completed');
+      const sat = row.saturation;
+      if (sat && (sat.errors || sat.timeouts || sat.non2xx))
+        problems.push(`saturating ${sat.path}: ${sat.errors} errors, ${sat.timeouts} timeouts, ${sat.non2xx} non-2xx responses`);
       row.ok = problems.length === 0;
-      const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, s.pipelining ?? c.pipelining);
+      const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, load.pipelining);
       row.error = row.ok ? null : `under load: ${problems.join(', ')}${limit ? ` (known runtime limit: ${limit.note})` : ''}`;
     } catch (err) {
       if (err instanceof Aborted) throw err;
       row.error = `load failed: ${(err as Error).message}`;
     }
     return row;
+  }
+
+  /**
+   * One round of the listener cost: the same process measured with its empty listener
+   * switched off and on, in an order that alternates from round to round.
+   */
+  async #measureListener(t: Target, s: Scenario, round: number): Promise<Row> {
+    const states = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+    const got: Partial<Record<'on' | 'off', Row>> = {};
+    for (const [i, state] of states.entries()) {
+      this.#checkAbort();
+      if (!t.startError && t.child && !t.child.exited) {
+        const err = await setListener(t.port, state);
+        if (err) return emptyRow(t.runtime, t.framework, s.id, `could not switch the listener ${state}: ${err}`);
+      }
+      got[state] = await this.#measure(t, s, round, ` · listener ${state}`, round === 0 && i === 0);
+    }
+    const on = got.on!;
+    const off = got.off!;
+    // The row is the listener-on measurement; its off twin rides along for combineListenerRounds.
+    return {
+      ...on,
+      ok: on.ok && off.ok,
+      error: on.error ?? off.error,
+      listenerOff: {
+        rps: off.rps.avg,
+        cpuUsPerReq: off.cpuUsPerReq,
+        p99: off.latencyMs.p99,
+        roundsRps: [off.rps.avg],
+        roundsCpuUsPerReq: [off.cpuUsPerReq],
+        roundsP99: [off.latencyMs.p99],
+      },
+    };
   }
 
   /** Waits (within the run's budget) until other processes leave the CPU alone. */

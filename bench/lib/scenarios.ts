@@ -66,6 +66,14 @@ export interface Setup {
   request: RequestSpec;
   /** The load (and check) request completed from the setup's answer; `port` is the target's. */
   apply(res: ProbeResponse, request: RequestSpec, port: number): RequestSpec;
+  /**
+   * How it is measured, when not by one load on `request`: 'alternate-listener' switches the
+   * empty listener off and on between alternating rounds in one server process; 'pool-p99'
+   * measures `request` (light) while `saturate` is kept busy (bench/lib/pool-p99.ts).
+   */
+  method?: 'alternate-listener' | 'pool-p99';
+  /** The saturating request of a 'pool-p99' scenario. */
+  saturate?: RequestSpec;
 }
 
 const ALL: readonly FrameworkId[] = ['rove', 'rove-fs', 'hono', 'raw'];
@@ -115,6 +123,8 @@ export function simple(
     ...(more.pipelining ? { pipelining: more.pipelining } : {}),
     ...(more.setup ? { setup: more.setup } : {}),
     ...(more.runtimes ? { runtimes: more.runtimes } : {}),
+    ...(more.method ? { method: more.method } : {}),
+    ...(more.saturate ? { saturate: more.saturate } : {}),
   };
 }
 
@@ -248,7 +258,34 @@ export const SCENARIOS: readonly Scenario[] = [
     'GET /test with one empty event listener',
     get('/test'),
     { status: 200, contentType: 'application/json', body: '{"hello":"world!"}' },
-    { frameworks: ['rove', 'rove-fs'], variant: 'listener', needs: 'events (app.on)' },
+    { frameworks: ['rove', 'rove-fs'], variant: 'listener', needs: 'events (app.on)', method: 'alternate-listener' },
+  ),
+  simple(
+    'pool-p99-cpu',
+    'p99 of GET /test while GET /test-cpu saturates the request thread',
+    get('/test'),
+    { status: 200, contentType: 'application/json', body: '{"hello":"world!"}' },
+    { frameworks: ['rove'], variant: 'workers', needs: 'worker pool', method: 'pool-p99', saturate: get('/test-cpu') },
+  ),
+  simple(
+    'pool-p99-worker',
+    'p99 of GET /test while GET /test-worker saturates the worker pool',
+    get('/test'),
+    { status: 200, contentType: 'application/json', body: '{"hello":"world!"}' },
+    {
+      frameworks: ['rove'],
+      variant: 'workers',
+      needs: 'worker pool',
+      method: 'pool-p99',
+      saturate: get('/test-worker'),
+      checks: [
+        {
+          name: 'GET /test-worker',
+          request: get('/test-worker'),
+          expect: { status: 200, contentType: 'application/json', body: '{"hello":"worker","value":7453447.913900535}' },
+        },
+      ],
+    },
   ),
   ...dbScenarios(simple, fortunesCheck),
   ...appLayerScenarios(simple),

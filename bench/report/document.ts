@@ -1,41 +1,18 @@
 // Turns a run into a document (headings, paragraphs, tables, charts) that
 // the Markdown and HTML writers render the same way.
 
-import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
 import { FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
-import { type BenchResult, findRow, frameworkRatio, type Metric, median, type Row, ratioHasErrors, targetFor } from '../lib/result.ts';
+import { type BenchResult, findRow, type Metric, median, type Row, ratioHasErrors } from '../lib/result.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
-import { compact, DASH, fixed, int, ms, times } from './format.ts';
+import { roundRatios, spreadOf, spreadText, targetOf, verdict } from '../lib/spread.ts';
+import { type Block, type Cell, type Chart, type Column, type Doc, slug, type Table, type Tone } from './blocks.ts';
+import { bundleSizeBlocks } from './bundle-section.ts';
+import { compact, DASH, fixed, int, ms } from './format.ts';
+import { listenerBlocks, methodLines, poolBlocks } from './sections.ts';
 import { barChart, FRAMEWORK_COLORS } from './svg.ts';
 
-export type Tone = 'good' | 'warn' | 'bad';
-export type Cell = string | { text: string; tone?: Tone; strong?: boolean };
-export interface Column {
-  label: string;
-  align?: 'left' | 'right';
-}
-export interface Table {
-  columns: Column[];
-  rows: Cell[][];
-}
-export type Block =
-  | { kind: 'h'; level: 1 | 2 | 3; text: string; id: string }
-  | { kind: 'p'; text: string }
-  | { kind: 'list'; items: string[] }
-  | { kind: 'table'; table: Table }
-  | { kind: 'chart'; file: string; alt: string }
-  | { kind: 'code'; text: string };
-
-export interface Chart {
-  file: string;
-  svg: string;
-}
-
-export interface Doc {
-  title: string;
-  blocks: Block[];
-  charts: Chart[];
-}
+export type { Block, Cell, Chart, Column, Doc, Table, Tone };
+export { bundleSizeBlocks, slug };
 
 const RUNTIME_LABEL: Record<string, string> = {
   node: 'node',
@@ -44,13 +21,6 @@ const RUNTIME_LABEL: Record<string, string> = {
   'deno-deploy': 'deno-deploy',
   workerd: 'workerd',
 };
-
-export function slug(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
 
 /** Colour for a ratio cell; `lowerIsBetter` for CPU per request. */
 export function ratioTone(r: number | null, target: number | null, lowerIsBetter: boolean): Tone | undefined {
@@ -61,14 +31,19 @@ export function ratioTone(r: number | null, target: number | null, lowerIsBetter
 }
 
 function ratioCell(rows: readonly Row[], runtime: string, scenario: string, metric: Metric, over: FrameworkId): Cell {
-  const r = frameworkRatio(rows, runtime, scenario, metric, over);
-  if (r === null) return DASH;
-  const target = metric === 'rps' ? targetFor(runtime, scenario, over) : null;
-  const tone = ratioTone(r, target, metric === 'cpu');
-  // Bold marks a miss of a stated performance target (visible in plain Markdown too);
+  // Per-round ratios, higher is better for Rove in both metrics (CPU: the peer's µs over Rove's).
+  const s = spreadOf(roundRatios(rows, runtime, scenario, metric, over));
+  if (s === null) return DASH;
+  const target = targetOf(runtime, scenario, metric, over);
   // † marks a ratio where a side had errors under load.
   const dagger = ratioHasErrors(rows, runtime, scenario, over) ? '†' : '';
-  return { text: times(r) + dagger, tone, strong: target !== null && r < target };
+  const text = spreadText(s) + dagger;
+  if (target === null) return { text, tone: ratioTone(s.median, null, false) };
+  // Bold marks a miss of a stated target (visible in plain Markdown too); a spread
+  // across the target is neither a pass nor a miss.
+  const v = verdict(s, target);
+  if (v === 'not established') return { text: `${text} not established`, tone: 'warn' };
+  return { text, tone: v === 'met' ? 'good' : 'bad', strong: v === 'missed' };
 }
 
 function present<T>(all: readonly T[], used: Iterable<string>, id: (t: T) => string): T[] {
@@ -147,12 +122,13 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   blocks.push({
     kind: 'list',
     items: [
-      `Machine: ${meta.host.cpus} × ${meta.host.cpuModel}, ${meta.host.memGiB} GiB, ${meta.host.os}. The load generator and the server share the ${meta.host.cpus} cores.`,
+      `Machine: ${meta.host.cpus} × ${meta.host.cpuModel}, ${meta.host.memGiB} GiB, ${meta.host.os}. ${meta.pinning ? 'The server and the load generator run pinned to separate cores (below); other processes on the machine may use either.' : `The load generator and the server share the ${meta.host.cpus} cores.`}`,
       `Versions: ${Object.entries(meta.versions)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}.`,
       ...(meta.command ? [`Command: \`${meta.command}\``] : []),
       ...backgroundLine(rows, config.waitQuietS),
+      ...methodLines(result),
     ],
   });
   p(
@@ -180,10 +156,12 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
     });
     blocks.push({ kind: 'table', table: table('rps', 'req/s', okInt) });
     p(
-      'Targets: Rove ≥ 0.95× raw on deno and bun and ≥ 0.90× raw on node for `/test`; Rove ≥ 1.0× Hono on every runtime and scenario. A req/s ratio in **bold** misses its target; † marks a ratio where a side had errors, timeouts or non-2xx responses under load (its row says which).',
+      'Targets: Rove ≥ 0.95× raw on deno, bun and workerd and ≥ 0.90× raw on node for `/test` req/s; Rove ≥ 1.0× Hono on every runtime and scenario. A ratio in **bold** misses its target in every round; "not established" means the rounds disagree about it; † marks a ratio where a side had errors, timeouts or non-2xx responses under load (its row says which).',
     );
     blocks.push({ kind: 'table', table: table('cpu', 'CPU µs/req', okCpu) });
-    p('Server CPU time per request; here a ratio below 1.00× means Rove spends less CPU per request than the peer.');
+    p(
+      "Server CPU time per request. The ratios divide the peer's CPU per request by Rove's, so, as for req/s, a ratio above 1.00× means Rove spends less CPU per request than the peer.",
+    );
     chart('rps-test.svg', 'Requests per second for GET /test per runtime and framework', rpsChart(result, 'test', runtimes, frameworks, series));
   }
 
@@ -191,13 +169,18 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   const ratioTables: [string, Metric, FrameworkId, string][] = [
     ['req/s, rove/raw', 'rps', 'raw', "Share of the bare runtime's throughput that Rove keeps (higher is better)."],
     ['req/s, rove/hono', 'rps', 'hono', "Rove's throughput relative to Hono (higher is better)."],
-    ['CPU per request, rove/raw', 'cpu', 'raw', 'Server CPU per request relative to the bare runtime (lower is better; 1.20× = 20% more CPU per request).'],
-    ['CPU per request, rove/hono', 'cpu', 'hono', 'Server CPU per request relative to Hono (lower is better).'],
+    [
+      'CPU per request, rove/raw',
+      'cpu',
+      'raw',
+      "The bare runtime's server CPU per request divided by Rove's (higher is better: 0.90× means Rove spends 1/0.90 = 1.11 times raw's CPU per request). Target: at least 0.90× on every scenario and runtime (0.95× for workerd's `/test`).",
+    ],
+    ['CPU per request, rove/hono', 'cpu', 'hono', "Hono's server CPU per request divided by Rove's (higher is better; target at least 1.00×)."],
   ];
   if (frameworks.includes('rove') && (frameworks.includes('raw') || frameworks.includes('hono'))) {
     h(2, 'Ratios per runtime and scenario');
     p(
-      '† a side had errors, timeouts or non-2xx responses under load; the ratio compares what completed. – not measured (failed check, did not start, or no such row).',
+      `Each ratio is the median of the per-round ratios (round i of every framework ran back to back)${config.rounds > 1 ? `, with the lowest and highest round in brackets; "not established" marks a target that some rounds meet and others miss` : '; one round shows no spread, so treat small gaps as noise'}. **Bold** misses its target in every round. † a side had errors, timeouts or non-2xx responses under load; the ratio compares what completed. – not measured (failed check, did not start, or no such row).`,
     );
     for (const [label, metric, over, note] of ratioTables) {
       if (!frameworks.includes(over)) continue;
@@ -213,6 +196,8 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       blocks.push({ kind: 'table', table: { columns: cols, rows: trs } });
     }
   }
+
+  blocks.push(...poolBlocks(result), ...listenerBlocks(result));
 
   // One section per scenario, like the seed write-ups.
   h(2, 'Results per scenario');
@@ -264,8 +249,13 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       }
     blocks.push({ kind: 'table', table: { columns: cols, rows: trs } });
     if (rows.some((r) => r.scenario === s && r.rps.avg !== null)) {
-      if (s !== 'test') chart(`rps-${s}.svg`, `Requests per second for ${s}`, rpsChart(result, s, runtimes, frameworks, series));
-      chart(`latency-${s}.svg`, `Latency for ${s}`, latencyChart(result, s, runtimes, frameworks, series));
+      // Only the frameworks that have the scenario get a bar (no "n/a" for rows that cannot exist).
+      const mine = frameworks.filter((f) => rows.some((r) => r.scenario === s && r.framework === f));
+      const own = series.filter((x) => mine.includes(x.name as FrameworkId));
+      // A pool-p99 row's req/s is its light probe's, capped by the probe itself: no chart of it.
+      const probeOnly = SCENARIOS.find((x) => x.id === s)?.method === 'pool-p99';
+      if (s !== 'test' && !probeOnly) chart(`rps-${s}.svg`, `Requests per second for ${s}`, rpsChart(result, s, runtimes, mine, own));
+      chart(`latency-${s}.svg`, `Latency for ${s}`, latencyChart(result, s, runtimes, mine, own));
     }
   }
 
@@ -313,7 +303,8 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
       'Each target is a direct child process of the runtime binary resolved inside node_modules (never npx/npm): `node --import tsx`, `deno run`, `bun`, `deno serve` (what Deno Deploy runs) and `workerd serve` with a generated config and an esbuild bundle of the worker module (wrangler dev and Miniflare add a development proxy, so workerd is loaded directly).',
       "Per runtime, the three frameworks' servers are started one after the other (cold start), every scenario is checked once (status, content-type, body; a wrong answer fails the row), then each scenario is measured for rove, hono and raw back to back, so a ratio compares figures taken seconds apart. Servers are stopped by pid at the end, on errors and on Ctrl-C.",
       'All three apps do the same work per request: JSON is serialised per request, `/params` validates with the same zod schema (raw calls `safeParse` itself), `/chain` runs five layers (request id, ring-buffer log, JWT payload decode, rate-limit counter, `x-powered-by`), views escape their output.',
-      'Scenarios only Rove has (`test-worker`: the worker pool; `listener`: one empty event listener) have no peer rows.',
+      'Scenarios only Rove has (`test-worker`: the worker pool; `listener`: one empty event listener; `pool-p99-*`: `/test` under a saturated CPU route) have no peer rows.',
+      'Repeated rounds and their spread, core pinning, the load workerd sustains, the listener cost inside one process and the pool measured as p99: [methods.md](methods.md).',
     ],
   });
   h(2, 'Reproduce');
@@ -322,58 +313,6 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
     text: `npm run bench -- --profile ${config.profile} --out docs/benchmarks/results.json${config.rounds > 1 ? ` --rounds ${config.rounds}` : ''}\n# re-render this report from its JSON\nnpm run bench -- --report docs/benchmarks/results.json${result.bundleSizes ? '\n# the bundle sizes alone (--into FILE.json stores them in a run)\nnpm run bench:size' : ''}`,
   });
   return { title, blocks, charts };
-}
-
-/** The "Bundle size at the edge" section: the two-route app with Rove and with Hono, and the hello worker. */
-export function bundleSizeBlocks(sizes: BundleSizes): Block[] {
-  const title = 'Bundle size at the edge';
-  const hono = sizes.bundles.find((b) => b.id === 'hono');
-  // Only the same app compares; bold marks a miss of the target (the Rove app no larger than Hono's).
-  const vsHono = (a: number | null, b: number | null | undefined): Cell => {
-    if (a == null || b == null || b <= 0) return DASH;
-    const r = a / b;
-    return { text: times(r), tone: r <= 1 ? 'good' : 'bad', strong: r > 1 };
-  };
-  const rows: Cell[][] = sizes.bundles.map((b) => [
-    b.label,
-    `\`${b.entry}\``,
-    b.bytes == null ? { text: 'failed', tone: 'bad' } : int(b.bytes),
-    kb(b.bytes),
-    int(b.gzipBytes),
-    kb(b.gzipBytes),
-    b.id === 'rove' ? vsHono(b.bytes, hono?.bytes) : DASH,
-    b.id === 'rove' ? vsHono(b.gzipBytes, hono?.gzipBytes) : DASH,
-  ]);
-  const r = roveOverHono(sizes);
-  const failed = sizes.bundles.filter((b) => b.error);
-  return [
-    { kind: 'h', level: 2, text: title, id: slug(title) },
-    {
-      kind: 'p',
-      text: `A bundle's size is cold-start time and a quota on Workers. The same two-route app (\`GET /\` answering JSON, \`GET /users/:id\` answering the param as JSON) written with Rove (\`bench/size/rove.ts\`) and with Hono (\`bench/size/hono.ts\`), and examples/hello's worker, each bundled as a Workers build does it: \`${sizes.command}\`. 1 KB = 1,000 bytes. Measured ${sizes.date.slice(0, 16).replace('T', ' ')} UTC with rove ${sizes.versions.rove}, hono ${sizes.versions.hono}, esbuild ${sizes.versions.esbuild}; the sizes are deterministic for a given tree and esbuild version (\`npm run bench:size\`).`,
-    },
-    {
-      kind: 'table',
-      table: {
-        columns: [
-          { label: 'Bundle' },
-          { label: 'Entry' },
-          { label: 'Bytes', align: 'right' },
-          { label: 'KB', align: 'right' },
-          { label: 'gzip bytes', align: 'right' },
-          { label: 'gzip KB', align: 'right' },
-          { label: 'vs Hono', align: 'right' },
-          { label: 'gzip vs Hono', align: 'right' },
-        ],
-        rows,
-      },
-    },
-    {
-      kind: 'p',
-      text: `Target (issue 11): Rove's two-route app bundles no larger than Hono's. Rove/Hono here: ${times(r.bytes)} minified, ${times(r.gzipBytes)} gzipped${(r.bytes ?? 0) > 1 || (r.gzipBytes ?? 0) > 1 ? ' (a ratio in **bold** misses the target)' : ''}.`,
-    },
-    ...(failed.length ? [{ kind: 'list' as const, items: failed.map((b) => `\`${b.entry}\`: ${b.error}`) }] : []),
-  ];
 }
 
 /** How busy the shared machine was with other work while the rows were measured. */
@@ -400,7 +339,7 @@ function okCpu(r: Row | undefined): Cell {
 function rpsChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
   return barChart({
     title: `Requests per second: ${scenario}`,
-    subtitle: `higher is better · ${result.config.connections} connections, pipelining ${result.config.pipelining}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
+    subtitle: `higher is better · bar: average req/s · ${result.config.connections} connections, pipelining ${result.config.pipelining}${loadNote(result, scenario)}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
     groups: runtimes,
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.rps.avg))),
@@ -411,14 +350,31 @@ function rpsChart(result: BenchResult, scenario: string, runtimes: string[], fra
 function latencyChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
   return barChart({
     title: `Latency: ${scenario}`,
-    subtitle: `lower is better · bar: average, tick: p99 · ${result.config.connections} connections, pipelining ${result.config.pipelining}`,
+    subtitle: `lower is better · bar, number inside it: average · tick, number above it: p99 · ${loadText(result, scenario)}`,
     groups: runtimes,
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.avg))),
     markers: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.latencyMs.p99))),
-    markerLabel: 'p99',
+    markerLabel: 'p99 (tick)',
     unit: 'ms',
   });
+}
+
+/** The load a scenario's latency was measured under. */
+function loadText(result: BenchResult, scenario: string): string {
+  const def = SCENARIOS.find((x) => x.id === scenario);
+  if (def?.method === 'pool-p99' && def.saturate)
+    return `GET /test from 10 connections while ${result.config.connections} connections saturate ${def.saturate.method} ${def.saturate.path}`;
+  return `${result.config.connections} connections, pipelining ${result.config.pipelining}${loadNote(result, scenario)}`;
+}
+
+/** " (workerd: pipelining 1)" when a runtime ran this scenario with its own load settings. */
+function loadNote(result: BenchResult, scenario: string): string {
+  const own = new Map<string, string>();
+  for (const r of result.rows)
+    if (r.scenario === scenario && r.load && !own.has(r.runtime))
+      own.set(r.runtime, `${r.runtime}: ${r.load.connections} connections, pipelining ${r.load.pipelining}`);
+  return own.size ? ` (${[...own.values()].join('; ')})` : '';
 }
 
 /** Charts show every measured row; the tables say which had errors under load. */

@@ -12,7 +12,7 @@ export function compact(n: number | null | undefined): string {
   if (Math.abs(n) >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
   if (Math.abs(n) >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
   if (Math.abs(n) >= 1e3) return `${(n / 1e3).toFixed(2)}k`;
-  if (Math.abs(n) >= 100) return n.toFixed(0);
+  if (Math.abs(n) >= 100 || Number.isInteger(n)) return n.toFixed(0);
   if (Math.abs(n) >= 10) return n.toFixed(1);
   return n.toFixed(2);
 }

@@ -2,8 +2,9 @@
 
 import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
 import { FRAMEWORKS, RUNTIMES } from '../lib/config.ts';
-import { type BenchResult, findRow, frameworkRatio } from '../lib/result.ts';
+import { type BenchResult, findRow } from '../lib/result.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
+import { roundRatios, spreadOf, spreadText } from '../lib/spread.ts';
 import { compact, DASH, times } from './format.ts';
 
 export function textTable(head: string[], rows: string[][], rightFrom = 1): string {
@@ -37,8 +38,9 @@ export function summaryText(result: BenchResult): string {
         const r = findRow(rows, rt, f, s.id);
         cells.push(!r ? '' : r.cpuUsPerReq !== null ? r.cpuUsPerReq.toFixed(1) : DASH);
       }
-      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'rps', f)));
-      for (const f of ratios) cells.push(times(frameworkRatio(rows, rt, s.id, 'cpu', f)));
+      // Median of the per-round ratios (spread in brackets), higher is better: CPU is the peer's µs over Rove's.
+      for (const f of ratios) cells.push(ratioText(rows, rt, s.id, 'rps', f));
+      for (const f of ratios) cells.push(ratioText(rows, rt, s.id, 'cpu', f));
       body.push(cells);
     }
     out.push(`${rt}\n${textTable(head, body)}`);
@@ -49,6 +51,11 @@ export function summaryText(result: BenchResult): string {
   );
   if (result.bundleSizes) out.push(bundleSizesText(result.bundleSizes));
   return out.join('\n\n');
+}
+
+function ratioText(rows: BenchResult['rows'], rt: string, scenario: string, metric: 'rps' | 'cpu', over: 'raw' | 'hono'): string {
+  const s = spreadOf(roundRatios(rows, rt, scenario, metric, over));
+  return s ? spreadText(s) : DASH;
 }
 
 /** The bundle sizes as a plain-text table (npm run bench:size, and the end of a run). */

@@ -40,12 +40,22 @@ export function niceScale(max: number, ticks = 5): { max: number; step: number }
 
 const f = (n: number) => (Math.round(n * 10) / 10).toString();
 
+export function wrapSubtitle(text: string | undefined, maxChars: number): string[] {
+  if (!text) return [];
+  if (text.length <= maxChars) return [text];
+  const cut = text.lastIndexOf(' · ', maxChars);
+  return cut <= 0 ? [text] : [text.slice(0, cut), text.slice(cut + 3)];
+}
+
 export function barChart(c: BarChart): string {
   const W = c.width ?? 760;
   const H = c.height ?? 340;
   const left = 64;
   const right = 16;
-  const top = c.subtitle ? 74 : 58;
+  // A subtitle wider than the chart wraps at its last " · " that fits (about 6 px a character).
+  const subtitle = wrapSubtitle(c.subtitle, Math.floor((W - left - right) / 6));
+  const extra = subtitle.length > 1 ? 15 : 0;
+  const top = (c.subtitle ? 74 : 58) + extra;
   const bottom = 34;
   const plotW = W - left - right;
   const plotH = H - top - bottom;
@@ -59,10 +69,10 @@ export function barChart(c: BarChart): string {
     `<rect width="${W}" height="${H}" fill="#ffffff"/>`,
     `<text x="${left}" y="22" font-size="15" font-weight="600" fill="#111827">${esc(c.title)}</text>`,
   );
-  if (c.subtitle) out.push(`<text x="${left}" y="40" font-size="11.5" fill="#4b5563">${esc(c.subtitle)}</text>`);
+  subtitle.forEach((line, i) => out.push(`<text x="${left}" y="${40 + i * 15}" font-size="11.5" fill="#4b5563">${esc(line)}</text>`));
   // Legend, right-aligned on one line.
   let lx = W - right;
-  const legendY = c.subtitle ? 58 : 42;
+  const legendY = (c.subtitle ? 58 : 42) + extra;
   const legend: string[] = [];
   const items = [...c.series.map((s) => ({ label: s.name, color: s.color, tick: false }))];
   if (c.markers && c.markerLabel) items.push({ label: c.markerLabel, color: '#111827', tick: true });
@@ -82,7 +92,7 @@ export function barChart(c: BarChart): string {
   for (let v = 0; v <= max + step / 2; v += step) {
     const yy = f(y(v));
     out.push(`<line x1="${left}" x2="${W - right}" y1="${yy}" y2="${yy}" stroke="${v === 0 ? '#9ca3af' : '#e5e7eb'}" stroke-width="1"/>`);
-    out.push(`<text x="${left - 6}" y="${f(y(v) + 4)}" font-size="11" fill="#6b7280" text-anchor="end">${esc(compact(v))}</text>`);
+    out.push(`<text x="${left - 6}" y="${f(y(v) + 4)}" font-size="11" fill="#6b7280" text-anchor="end">${v === 0 ? '0' : esc(compact(v))}</text>`);
   }
   out.push(
     `<text x="14" y="${f(top + plotH / 2)}" font-size="11" fill="#6b7280" text-anchor="middle" transform="rotate(-90 14 ${f(top + plotH / 2)})">${esc(c.unit)}</text>`,
@@ -105,14 +115,24 @@ export function barChart(c: BarChart): string {
         `<rect x="${f(x + 1)}" y="${f(y(v))}" width="${f(barW - 2)}" height="${f(h)}" fill="${s.color}"><title>${esc(`${g} · ${s.name}: ${compact(v)} ${c.unit}`)}</title></rect>`,
       );
       const m = c.markers?.[gi]?.[si];
-      if (m != null && Number.isFinite(m)) {
+      const hasTick = m != null && Number.isFinite(m);
+      if (hasTick) {
         out.push(`<line x1="${f(x + 2)}" x2="${f(x + barW - 2)}" y1="${f(y(m))}" y2="${f(y(m))}" stroke="#111827" stroke-width="2"/>`);
         out.push(
           `<line x1="${f(x + barW / 2)}" x2="${f(x + barW / 2)}" y1="${f(y(m))}" y2="${f(y(v))}" stroke="#111827" stroke-width="1" stroke-dasharray="2 2"/>`,
         );
+        // The tick carries its own number, so nobody reads the bar's value as the tick's.
+        out.push(
+          `<text x="${f(x + barW / 2)}" y="${f(y(m) - 4)}" font-size="9.5" font-weight="600" fill="#111827" text-anchor="middle">${m === 0 ? '&lt;1' : esc(compact(m))}</text>`,
+        );
       }
-      const labelY = Math.min(y(v), m != null && Number.isFinite(m) ? y(m) : Infinity) - 4;
-      out.push(`<text x="${f(x + barW / 2)}" y="${f(labelY)}" font-size="9.5" fill="#111827" text-anchor="middle">${esc(compact(v))}</text>`);
+      // The bar's own value: above it when there is no tick; with a tick, inside the bar's top
+      // (white), or only in the tooltip when the bar is too short, never where it reads as the tick's.
+      if (!hasTick) {
+        out.push(`<text x="${f(x + barW / 2)}" y="${f(y(v) - 4)}" font-size="9.5" fill="#111827" text-anchor="middle">${esc(compact(v))}</text>`);
+      } else if (h >= 16) {
+        out.push(`<text x="${f(x + barW / 2)}" y="${f(y(v) + 11)}" font-size="9.5" fill="#ffffff" text-anchor="middle">${esc(compact(v))}</text>`);
+      }
     });
     out.push(`<text x="${f(left + gi * groupW + groupW / 2)}" y="${H - bottom + 18}" font-size="12" fill="#111827" text-anchor="middle">${esc(g)}</text>`);
   });

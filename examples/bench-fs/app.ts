@@ -4,6 +4,8 @@
 // This module makes the app without routes: the Node, Deno and Bun entries
 // scan ./routes at startup, the Workers and Deploy entries register the
 // manifest `npm run build:routes` writes (routes.gen.ts).
+
+import { installListenerToggle } from '../../bench/shared/listener-toggle.ts';
 import { App, type ViewRenderer } from '../../src/index.ts';
 import { createWorkerPool } from '../../src/workers/index.ts';
 
@@ -26,8 +28,7 @@ export function createBenchFsApp(options: BenchFsAppOptions) {
       })
     : undefined;
   const app = new App({ views: options.views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0]);
-  if (options.listener) {
-    app.on(() => {}); // one empty listener: the cost of observability
-  }
+  // One empty listener, switched off and on by the runner between rounds (bench/shared/listener-toggle.ts).
+  if (options.listener) installListenerToggle(app);
   return app;
 }

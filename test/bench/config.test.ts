@@ -11,7 +11,7 @@ describe('bench config', () => {
     const c = resolve([]);
     expect(c.profile).toBe('default');
     expect({ connections: c.connections, pipelining: c.pipelining, durationS: c.durationS, warmupS: c.warmupS }).toEqual(PROFILES.default);
-    expect(c.rounds).toBe(1);
+    expect(c.rounds).toBe(3);
     expect(c.runtimes).toEqual([...RUNTIMES]);
     expect(c.frameworks).toEqual([...FRAMEWORKS]);
     expect(c.scenarios).toEqual([...SCENARIO_IDS]);

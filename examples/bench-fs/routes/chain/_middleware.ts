@@ -11,28 +11,28 @@ const log = new RingLog();
 const limiter = new RateLimiter();
 
 export default [
-  async (c: C, next: Next) => {
+  (c: C, next: Next) => {
     const id = requestId(c.req.header('x-request-id'));
     c.set('requestId', id);
     c.header('x-request-id', id);
-    await next();
+    return next();
   },
-  async (c: C, next: Next) => {
+  (c: C, next: Next) => {
     log.push({ t: Date.now(), method: c.req.method, path: c.path, id: c.get('requestId') });
-    await next();
+    return next();
   },
-  async (c: C, next: Next) => {
+  (c: C, next: Next) => {
     const claims = decodeJwtPayload(c.req.header('authorization'));
     if (!claims) return c.json({ title: 'Unauthorized', status: 401 }, 401);
     c.set('claims', claims);
-    await next();
+    return next();
   },
-  async (c: C, next: Next) => {
+  (c: C, next: Next) => {
     if (!limiter.allow(String(c.get('claims').sub), Date.now())) return c.json({ title: 'Too Many Requests', status: 429 }, 429);
-    await next();
+    return next();
   },
-  async (c: C, next: Next) => {
+  (c: C, next: Next) => {
     c.header('x-powered-by', POWERED_BY);
-    await next();
+    return next();
   },
 ];

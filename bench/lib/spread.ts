@@ -1,0 +1,77 @@
+// Ratios over repeated rounds: the median, the spread between rounds, and
+// whether a target is met, missed or not established by that spread.
+//
+// Both metrics are read "higher is better" for Rove: req/s as rove ÷ peer,
+// CPU per request as peer ÷ rove (raw's µs per request over Rove's). Round i
+// of every framework ran back to back, so the ratio is taken per round and
+// only then summarised; one round alone cannot tell a gap from noise.
+import type { FrameworkId } from './config.ts';
+import { findRow, type Metric, median, type Row } from './result.ts';
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  /** Rounds that gave a ratio. */
+  n: number;
+}
+
+export type Verdict = 'met' | 'missed' | 'not established';
+
+/** The per-round values of one row for a metric; one value when the run had one round. */
+export function roundValues(r: Row | undefined, metric: Metric): (number | null)[] | null {
+  if (!r || r.rps.avg === null) return null;
+  if (metric === 'rps') return r.roundsRps ? r.roundsRps.map((v) => (Number.isFinite(v) ? v : null)) : [r.rps.avg];
+  return r.roundsCpuUsPerReq ?? [r.cpuUsPerReq];
+}
+
+/** Per-round ratios, higher is better for Rove (`of`): req/s of ÷ over, CPU over ÷ of. */
+export function roundRatios(rows: readonly Row[], runtime: string, scenario: string, metric: Metric, over: FrameworkId, of: FrameworkId = 'rove'): number[] {
+  const a = roundValues(findRow(rows, runtime, of, scenario), metric);
+  const b = roundValues(findRow(rows, runtime, over, scenario), metric);
+  if (!a || !b) return [];
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x == null || y == null || !(x > 0) || !(y > 0)) continue;
+    out.push(metric === 'rps' ? x / y : y / x);
+  }
+  return out;
+}
+
+export function spreadOf(ratios: readonly number[]): Spread | null {
+  if (ratios.length === 0) return null;
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), n: ratios.length };
+}
+
+/**
+ * Met when every round reaches the target, missed when none does; a spread that
+ * crosses the target (some rounds above, some below) establishes neither.
+ */
+export function verdict(s: Spread, target: number): Verdict {
+  if (s.min >= target) return 'met';
+  if (s.max < target) return 'missed';
+  return 'not established';
+}
+
+/**
+ * Targets, higher is better for Rove: at least Hono on every scenario (both metrics);
+ * against raw, the issue-11 /test targets for req/s (workerd: issue 15's 0.95 over
+ * repeated rounds) and issue 15's 0.90 of raw's CPU per request on every scenario.
+ */
+export function targetOf(runtime: string, scenario: string, metric: Metric, over: FrameworkId): number | null {
+  if (over === 'hono') return 1.0;
+  if (over !== 'raw') return null;
+  if (metric === 'cpu') return runtime === 'workerd' && scenario === 'test' ? 0.95 : 0.9;
+  if (scenario !== 'test') return null;
+  if (runtime === 'node') return 0.9;
+  if (runtime === 'deno' || runtime === 'bun' || runtime === 'workerd') return 0.95;
+  return null;
+}
+
+/** "0.97× (0.93–1.01)" for several rounds, "0.97×" for one. */
+export function spreadText(s: Spread): string {
+  const x = (v: number) => `${v.toFixed(2)}×`;
+  return s.n > 1 ? `${x(s.median)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})` : x(s.median);
+}
