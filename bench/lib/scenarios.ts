@@ -60,12 +60,6 @@ export interface Scenario {
   setup?: Setup;
   /** Runtimes the scenario runs on; all when absent. */
   runtimes?: readonly RuntimeId[];
-}
-
-export interface Setup {
-  request: RequestSpec;
-  /** The load (and check) request completed from the setup's answer; `port` is the target's. */
-  apply(res: ProbeResponse, request: RequestSpec, port: number): RequestSpec;
   /**
    * How it is measured, when not by one load on `request`: 'alternate-listener' switches the
    * empty listener off and on between alternating rounds in one server process; 'pool-p99'
@@ -74,6 +68,12 @@ export interface Setup {
   method?: 'alternate-listener' | 'pool-p99';
   /** The saturating request of a 'pool-p99' scenario. */
   saturate?: RequestSpec;
+}
+
+export interface Setup {
+  request: RequestSpec;
+  /** The load (and check) request completed from the setup's answer; `port` is the target's. */
+  apply(res: ProbeResponse, request: RequestSpec, port: number): RequestSpec;
 }
 
 const ALL: readonly FrameworkId[] = ['rove', 'rove-fs', 'hono', 'raw'];
