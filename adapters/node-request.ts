@@ -73,7 +73,8 @@ export class NodeRequest implements RequestLike {
       const key = raw[i];
       if (key.length === want.length && key.toLowerCase() === want) {
         const value = trimOws(raw[i + 1]);
-        out = out === null ? value : `${out}, ${value}`;
+        // Node's Headers (undici) joins repeated Cookie lines with "; ", every other name with ", ".
+        out = out === null ? value : `${out}${want === 'cookie' ? '; ' : ', '}${value}`;
       }
     }
     // A name Headers would refuse throws as headers.get() does (a found name was valid on the wire).

@@ -25,7 +25,19 @@ describe('NodeRequest.header', () => {
         r.headers.set('x-late', 'yes');
         expect(r.header('x-late')).toBe('yes');
       }),
+      { numRuns: 1000 },
     );
+  });
+
+  it('joins repeated Cookie lines with "; ", as Headers does', () => {
+    expect(request(['Cookie', 'a=1', 'cookie', 'b=2', 'X-Id', '1', 'x-id', '2']).header('cookie')).toBe('a=1; b=2');
+    expect(request(['Cookie', '', 'Cookie', '']).header('cookie')).toBe(
+      new Headers([
+        ['Cookie', ''],
+        ['Cookie', ''],
+      ]).get('cookie'),
+    );
+    expect(request(['X-Id', '1', 'x-id', '2']).header('x-id')).toBe('1, 2');
   });
 
   it('refuses a name Headers refuses', () => {
