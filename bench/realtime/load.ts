@@ -56,15 +56,10 @@ export async function sseLoad(o: LoadOptions): Promise<LoadResult> {
     req.end();
     return req;
   });
-  await sleep(o.warmupMs);
-  const start = count;
-  const t0 = performance.now();
-  await sleep(o.durationMs);
-  const got = count - start;
-  const seconds = (performance.now() - t0) / 1000;
+  const perSecond = await measuredRate(o, () => count);
   stopping = true;
   for (const r of requests) r.destroy();
-  return { perSecond: got / seconds, errors };
+  return { perSecond, errors };
 }
 
 export async function wsEchoLoad(o: LoadOptions): Promise<LoadResult> {
@@ -94,13 +89,17 @@ export async function wsEchoLoad(o: LoadOptions): Promise<LoadResult> {
         }),
     ),
   );
-  await sleep(o.warmupMs);
-  const start = count;
-  const t0 = performance.now();
-  await sleep(o.durationMs);
-  const got = count - start;
-  const seconds = (performance.now() - t0) / 1000;
+  const perSecond = await measuredRate(o, () => count);
   stopping = true;
   for (const ws of sockets) ws.terminate();
-  return { perSecond: got / seconds, errors };
+  return { perSecond, errors };
+}
+
+/** After the warm-up, how fast `counted()` grows over the measured window, per second. */
+async function measuredRate(o: LoadOptions, counted: () => number): Promise<number> {
+  await sleep(o.warmupMs);
+  const start = counted();
+  const t0 = performance.now();
+  await sleep(o.durationMs);
+  return (counted() - start) / ((performance.now() - t0) / 1000);
 }

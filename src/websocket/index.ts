@@ -1,9 +1,9 @@
 /**
  * rove/websocket: one WebSocket API for Node, Deno, Bun, Deno Deploy and Workers.
  * `upgradeWebSocket(factory)` is a route handler: it checks the handshake and the
- * page's origin, then hands the upgrade to the runtime's adapter, which performs it
- * with the runtime's own machinery (the `ws` package on Node, Deno.upgradeWebSocket,
- * Bun's server.upgrade, WebSocketPair) and feeds the socket to your handlers.
+ * page's origin, then answers a marked Response; the adapter serving the app performs
+ * the upgrade with its runtime's own mechanism (see docs/realtime.md) and feeds the
+ * socket to your handlers. Nothing here touches a runtime.
  */
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
