@@ -275,7 +275,7 @@ export class Runner {
     const child = t.child!;
     const request = (t.prepared.get(s.id) ?? s).request;
     // The load this runtime sustains (workerd: unpipelined), and a scenario's own pipelining (DB: 1); the row records it when it differs.
-    const load = { ...loadFor(t.runtime, c), ...(s.pipelining ? { pipelining: s.pipelining } : {}) };
+    const load = { ...loadFor(t.runtime, c, s.id), ...(s.pipelining ? { pipelining: s.pipelining } : {}) };
     if (load.connections !== c.connections || load.pipelining !== c.pipelining) row.load = load;
     const pool = s.method === 'pool-p99' && s.saturate !== undefined;
     try {

@@ -10,6 +10,7 @@
 // the same load is served evenly (longest gap on any connection about 0.4 s).
 // So workerd runs unpipelined: the same 100 connections, one request in flight each.
 import type { Config, RuntimeId } from './config.ts';
+import { knownLimit } from './known-limits.ts';
 
 export interface RuntimeLoad {
   connections: number;
@@ -21,10 +22,19 @@ export interface RuntimeLoad {
 const WORKERD_REASON =
   'workerd starves some pipelined connections for over 10 s (autocannon’s timeout) under -p 10, raw included; unpipelined it serves every connection evenly';
 
-/** The connections and pipelining a runtime is measured with under this config. */
-export function loadFor(runtime: RuntimeId, c: Pick<Config, 'connections' | 'pipelining'> & { runtimeLoad?: 'profile' | 'sustained' }): RuntimeLoad {
-  if (runtime === 'workerd' && c.pipelining > 1 && c.runtimeLoad !== 'profile') {
-    return { connections: c.connections, pipelining: 1, reason: WORKERD_REASON };
+const BUN_REASON =
+  'Bun 1.4 closes a pipelined connection while a response ahead of it waits on I/O (oven-sh/bun#38128), raw included; unpipelined these routes serve normally';
+
+/** The connections and pipelining a runtime is measured with under this config, for this scenario. */
+export function loadFor(
+  runtime: RuntimeId,
+  c: Pick<Config, 'connections' | 'pipelining'> & { runtimeLoad?: 'profile' | 'sustained' },
+  scenario = '',
+): RuntimeLoad {
+  if (c.pipelining > 1 && c.runtimeLoad !== 'profile') {
+    if (runtime === 'workerd') return { connections: c.connections, pipelining: 1, reason: WORKERD_REASON };
+    // Only the scenarios where the bug shows (file reads, Web Crypto): the rest keep the profile's load.
+    if (runtime === 'bun' && knownLimit('bun', scenario, c.pipelining)) return { connections: c.connections, pipelining: 1, reason: BUN_REASON };
   }
   return { connections: c.connections, pipelining: c.pipelining };
 }

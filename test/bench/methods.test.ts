@@ -50,6 +50,9 @@ describe('bench methods', () => {
     expect(loadFor('workerd', { connections: 100, pipelining: 10 })).toMatchObject({ connections: 100, pipelining: 1 });
     expect(loadFor('workerd', { connections: 100, pipelining: 10, runtimeLoad: 'profile' })).toEqual({ connections: 100, pipelining: 10 });
     expect(loadFor('node', { connections: 100, pipelining: 10 })).toEqual({ connections: 100, pipelining: 10 });
+    // Bun: unpipelined only where its pipelining bug shows (I/O-bound routes).
+    expect(loadFor('bun', { connections: 100, pipelining: 10 }, 'static')).toMatchObject({ connections: 100, pipelining: 1 });
+    expect(loadFor('bun', { connections: 100, pipelining: 10 }, 'test')).toEqual({ connections: 100, pipelining: 10 });
     expect(resolveConfig(parseFlags(['--runtime-load', 'profile']), SCENARIO_IDS).runtimeLoad).toBe('profile');
     expect(() => resolveConfig(parseFlags(['--runtime-load', 'x']), SCENARIO_IDS)).toThrow(/sustained or profile/);
   });
