@@ -1,5 +1,6 @@
-import { COMPILED_FORMAT, COMPILED_VERSION, type CompiledViews, type Pos, type ViewAst } from './ast.ts';
+import { COMPILED_FORMAT, COMPILED_VERSION, type CompiledViews, type ViewAst } from './ast.ts';
 import { type CompiledView, compileView, type Dependency, type Linked } from './compile.ts';
+import { asViewError, badName, checkedName, notFound, positioned, renderFailure } from './engine-errors.ts';
 import { ViewError } from './errors.ts';
 import { resolveLimits, type ViewLimits } from './limits.ts';
 import { candidates, normalizeName } from './names.ts';
@@ -429,41 +430,4 @@ function slotsOf(layout: Entry): Set<string> {
   };
   visit(layout);
   return out;
-}
-
-function positioned(entry: Entry, at: Pos, kind: ViewError['kind'], reason: string): ViewError {
-  const source = typeof entry.source === 'string' ? entry.source : undefined;
-  return new ViewError({ kind, view: entry.key, line: at[0], column: at[1], reason, source });
-}
-
-function notFound(raw: string, from: From | null, ext: string): ViewError {
-  const tried = candidates(raw, ext).join(' or ');
-  if (from === null) return new ViewError({ kind: 'not-found', view: raw, reason: `no view named ${raw} (looked for ${tried})` });
-  const tag = from.dep.kind === 'include' ? `{{> ${raw}}}` : `{{< ${raw}}}`;
-  return positioned(from.from, from.dep.at, 'not-found', `${tag}: no view named ${raw} (looked for ${tried})`);
-}
-
-function badName(raw: string, reason: string, from: From | null): ViewError {
-  if (from === null) return new ViewError({ kind: 'not-found', view: raw, reason });
-  return positioned(from.from, from.dep.at, 'not-found', reason);
-}
-
-function checkedName(name: string): string {
-  const n = normalizeName(name);
-  if ('reason' in n) throw new TypeError(`views: bad view name ${JSON.stringify(name)}: ${n.reason}`);
-  return n.name;
-}
-
-function asViewError(err: unknown, view: string): ViewError {
-  if (err instanceof ViewError) return err;
-  return new ViewError({ kind: 'render', view, reason: 'loading the view failed', cause: err });
-}
-
-function renderFailure(err: unknown, view: string): ViewError {
-  if (err instanceof ViewError) return err;
-  if (err instanceof RangeError) {
-    // A stack overflow (deep include recursion of deeply nested views) or a string over the engine's maximum.
-    return new ViewError({ kind: 'limit', view, reason: 'the render nested too deeply or grew too large for the runtime', cause: err });
-  }
-  return new ViewError({ kind: 'render', view, reason: 'a value threw while rendering', cause: err });
 }
