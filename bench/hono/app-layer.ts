@@ -1,6 +1,9 @@
 // The app-layer scenarios in idiomatic Hono: hono/etag in front of the runtime's
 // serveStatic, a signed cookie (hono/cookie, HMAC) holding the session's JSON,
-// hono/cors, hono/secure-headers defaults and hono/csrf (an Origin check; Hono has no tokens).
+// hono/cors, hono/secure-headers defaults, and hono/csrf (an Origin check) with the token
+// check a Hono user writes, since Hono has no CSRF tokens: a double-submit token kept in a
+// signed cookie, compared with the form's _csrf. Rove's csrf-post checks the Origin and a
+// token bound to the session, so both sides verify one signed or sealed cookie per post.
 import type { Hono, MiddlewareHandler } from 'hono';
 import { getSignedCookie, setSignedCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
@@ -30,7 +33,9 @@ export function addAppLayer(app: Hono<any>, serveStatic?: HonoServeStatic): void
 
   app.get('/session/start', async (c) => {
     await setSignedCookie(c, 'session', JSON.stringify(SESSION_DATA), SESSION_SECRET, { httpOnly: true, sameSite: 'Lax', path: '/' });
-    return c.json({ token: '' });
+    const token = crypto.randomUUID();
+    await setSignedCookie(c, 'csrf', token, SESSION_SECRET, { httpOnly: true, sameSite: 'Lax', path: '/' });
+    return c.json({ token });
   });
   app.get('/session', async (c) => {
     const value = await getSignedCookie(c, SESSION_SECRET, 'session');
@@ -45,7 +50,9 @@ export function addAppLayer(app: Hono<any>, serveStatic?: HonoServeStatic): void
   app.get('/secure', secureHeaders(), (c) => c.json({ ok: true }));
 
   app.post('/form', csrf(), async (c) => {
+    const token = await getSignedCookie(c, SESSION_SECRET, 'csrf');
     const form = await c.req.parseBody();
+    if (!token || form._csrf !== token) return c.json({ title: 'Forbidden', status: 403 }, 403);
     return c.text(`ok ${form.name}`);
   });
 }
