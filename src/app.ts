@@ -2,6 +2,7 @@ import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
+import type { ErrorPage } from './error-page.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
 import { EventBus, type EventKind, type Listener, observeRequest } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
@@ -55,7 +56,10 @@ const MAX_UNMATCHED_CHAINS = 1024;
  * export default { fetch: app.fetch };
  */
 export class App<E extends Env = Env> {
-  readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy'>> & { views: ViewRenderer | undefined; workers: WorkerPool | undefined };
+  readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy' | 'errorPage'>> & {
+    views: ViewRenderer | undefined;
+    workers: WorkerPool | undefined;
+  };
   /** The event bus (`app.on` listens on it); adapters and the worker pool emit to it. */
   readonly events: EventBus = new EventBus();
   #routes: RouteDef[] = [];
@@ -73,6 +77,7 @@ export class App<E extends Env = Env> {
   #check: ServerBinding['check'];
   #runtime: string | undefined;
   #reported = false;
+  #errorPage: ErrorPage | undefined;
 
   constructor(options: AppOptions = {}) {
     this.settings = {
@@ -84,8 +89,9 @@ export class App<E extends Env = Env> {
       views: options.views,
       workers: options.workers,
     };
+    this.#errorPage = options.errorPage;
     const clientIp = options.trustProxy ?? ((socket: string | undefined) => socket);
-    if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes a rule: trustProxy(…) from 'rove/trust-proxy'");
+    if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
     let address: ServerBinding['address'];
     this.#config = {
       bodyLimit: this.settings.bodyLimit,
@@ -97,13 +103,16 @@ export class App<E extends Env = Env> {
     };
     this.bind = (binding) => {
       if (this.#runtime !== undefined && this.#runtime !== binding.runtime) {
-        throw new Error(`This app is already served by the ${this.#runtime} adapter`);
+        throw new Error(`Already served by the ${this.#runtime} adapter`);
       }
       this.#runtime = binding.runtime;
       address = binding.address;
       this.#config.respond = binding.respond;
       this.#check = binding.check;
     };
+    for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
+      this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
+    }
     options.workers?.attach(this.events);
     const views = options.views;
     if (views?.observe) {
@@ -119,14 +128,15 @@ export class App<E extends Env = Env> {
    */
   readonly bind: (binding: ServerBinding) => void;
 
-  get: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('GET', path, handlers);
-  post: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('POST', path, handlers);
-  put: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('PUT', path, handlers);
-  patch: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('PATCH', path, handlers);
-  delete: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('DELETE', path, handlers);
-  head: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('HEAD', path, handlers);
-  options: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('OPTIONS', path, handlers);
-  all: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add(ANY, path, handlers);
+  // The route adders, one per method (`all` for any): made in the constructor, bound to the app.
+  declare get: RouteAdder<E, this>;
+  declare post: RouteAdder<E, this>;
+  declare put: RouteAdder<E, this>;
+  declare patch: RouteAdder<E, this>;
+  declare delete: RouteAdder<E, this>;
+  declare head: RouteAdder<E, this>;
+  declare options: RouteAdder<E, this>;
+  declare all: RouteAdder<E, this>;
 
   /** Register a route for any method name (matched case-insensitively), e.g. `app.method('PURGE', '/cache', h)`. */
   method<P extends string>(method: string, path: P, ...handlers: Handler<E, any, ParamKeys<P>>[]): this {
@@ -151,7 +161,7 @@ export class App<E extends Env = Env> {
   /** Take a mounted app out again, or put `next` in its place (file-route hot reload); routes recompile on the next request. */
   unmount(app: App<any>, next?: App<any>): this {
     const i = this.#mounts.findIndex((m) => m.app === app);
-    if (i === -1) throw new Error('unmount: that app is not mounted here');
+    if (i === -1) throw new Error('unmount: not mounted here');
     if (next === undefined) this.#mounts.splice(i, 1);
     else this.#mounts[i] = { prefix: this.#mounts[i].prefix, app: next };
     this.#changed();
@@ -160,7 +170,7 @@ export class App<E extends Env = Env> {
 
   /** Mount another app's routes and middleware under a prefix. */
   route(prefix: string, app: App<any>): this {
-    if (app === this) throw new Error('An app cannot be mounted on itself');
+    if (app === this) throw new Error('An app cannot mount itself');
     this.#mounts.push({ prefix, app });
     this.#changed();
     return this;
@@ -232,7 +242,7 @@ export class App<E extends Env = Env> {
       return this.#dispatch(request, env, ctx, info);
     } catch (error) {
       // Only a table that cannot compile (a route registered twice) gets here: say so once.
-      if (!this.#reported) console.error('rove: the app could not serve a request:', error);
+      if (!this.#reported) console.error('rove: cannot serve:', error);
       this.#reported = true;
       return internalError();
     }
@@ -299,7 +309,7 @@ export class App<E extends Env = Env> {
   #finish(c: Context<any, any>, value: unknown): Response {
     const res = (value ?? internals.res(c)) as Response | undefined;
     if (res === undefined) throw new Error('The handler returned no response');
-    if (!(res instanceof Response)) throw new TypeError('A handler must return a Response (c.json, c.text, c.html, c.body or new Response)');
+    if (!(res instanceof Response)) throw new TypeError('A handler must return a Response');
     const made = res === internals.made(c);
     this.#check?.(res, made && !internals.resShared(c));
     if (made) return res;
@@ -323,7 +333,7 @@ export class App<E extends Env = Env> {
   }
 
   #add(method: string, path: string, handlers: Handler[]): this {
-    if (handlers.length === 0) throw new Error(`No handler for ${method} ${path}`);
+    if (handlers.length === 0) throw new Error(`No handler: ${path}`);
     // A bad pattern or a route this app already has throws here, not at the first request.
     this.#registered.add(method, path, null);
     this.#routes.push({ method, path, handlers });
@@ -379,7 +389,7 @@ export class App<E extends Env = Env> {
     const dev = this.settings.dev;
     const fallback = (error: unknown, c: Context<any, any>) => {
       if (error instanceof HttpError && error.status === 404 && this.#notFoundHandler) return this.#notFoundHandler(c);
-      return errorResponse(error, c.req.header('accept') ?? null, dev);
+      return this.#errorAnswer(error, c, dev);
     };
     if (!custom) return fallback;
     return async (error, c) => {
@@ -430,8 +440,13 @@ export class App<E extends Env = Env> {
       if (isSafeLocation(location)) return new Response(null, { status: method === 'GET' || method === 'HEAD' ? 301 : 308, headers: { location } });
     }
     if (this.#notFoundHandler) return this.#notFoundHandler(c as Context<E>);
-    return errorResponse(new HttpError(404), c.req.header('accept') ?? null, false);
+    return this.#errorAnswer(new HttpError(404), c, false);
   };
+
+  /** The default answer to an error: the app's error page when it has one and the client wants it, else problem+json. */
+  #errorAnswer(error: unknown, c: Context<any, any>, dev: boolean): Response {
+    return this.#errorPage?.(error, c.req.header('accept') ?? null, dev) ?? errorResponse(error, null, dev);
+  }
 
   /** Answer a request refused before routing (URL too long, bad path) through the error handler. */
   #reject(

@@ -27,6 +27,7 @@ const ENTRIES = [
   'rove/websocket',
   'rove/cookie',
   'rove/trust-proxy',
+  'rove/error-page',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};
