@@ -8,14 +8,14 @@ import { EventBus, type EventKind, type Listener, observeRequest } from './event
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
-import { ANY, EMPTY_PARAMS, Router } from './router.ts';
+import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
 import { decodeSegments, normalizePath, otherSlash } from './path.ts';
 import { joinPath, type Segment } from './pattern.ts';
 import { guarded, parseScope, relate, type SegmentTest, segmentTest, startsWith } from './scope.ts';
-import { VIEW_EVENT_KINDS, type ViewRenderer } from './views/renderer.ts';
+import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
@@ -113,13 +113,9 @@ export class App<E extends Env = Env> {
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
     }
+    // Optional features take the bus from here; their code stays in their own modules.
     options.workers?.attach(this.events);
-    const views = options.views;
-    if (views?.observe) {
-      const forward = (event: { kind: (typeof VIEW_EVENT_KINDS)[number]; metadata: any }) => this.events.emit(event.kind, event.metadata);
-      // Views time their work only while someone listens for view events.
-      this.events.watch(() => views.observe!(VIEW_EVENT_KINDS.some((k) => this.events.has(k)) ? forward : undefined));
-    }
+    options.views?.attach?.(this.events);
   }
 
   /**
@@ -256,22 +252,30 @@ export class App<E extends Env = Env> {
     const q = url.indexOf('?', pathStart);
     const raw = pathStart === -1 ? '/' : q === -1 ? url.slice(pathStart) : url.slice(pathStart, q);
     const query = q === -1 ? '' : url.slice(q + 1);
-    if (url.length > this.settings.maxUrlLength) return this.#reject(new HttpError(414, 'URL too long'), request, raw, query, env, ctx, info);
-    const method = request.method;
-    const exact = router.exact(method, raw);
+    const long = url.length > this.settings.maxUrlLength;
+    const exact = long ? undefined : router.exact(request.method, raw);
     if (exact !== undefined) return this.#start(new Context<E>(this.#config, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, exact);
-    let path: string;
+    // Everything but a static route: normalise, match, or refuse.
+    let path = raw;
+    let match: Match<CompiledRoute> | null = null;
+    let error: HttpError | undefined;
     try {
+      if (long) throw new HttpError(414, 'URL too long');
       path = normalizePath(raw);
-    } catch (error) {
-      return this.#reject(error as HttpError, request, raw, query, env, ctx, info);
+      match = router.match(request.method, path, this.settings.maxParamLength);
+      if (match?.malformed) throw new HttpError(400, 'Malformed percent-encoding');
+      if (match?.tooLong !== undefined) throw new HttpError(414, `Path parameter "${match.tooLong}" is too long`);
+    } catch (thrown) {
+      error = thrown as HttpError;
     }
-    const match = router.match(method, path, this.settings.maxParamLength);
-    if (match === null) return this.#unmatched(request, path, query, env, ctx, info);
-    if (match.malformed) return this.#reject(new HttpError(400, 'Malformed percent-encoding in the path'), request, path, query, env, ctx, info);
-    if (match.tooLong !== undefined)
-      return this.#reject(new HttpError(414, `Path parameter "${match.tooLong}" is too long`), request, path, query, env, ctx, info);
-    return this.#start(new Context<E>(this.#config, request, path, query, match.params, env, ctx, info), request, match.value);
+    const c = new Context<E>(this.#config, request, path, query, error || !match ? EMPTY_PARAMS : match.params, env, ctx, info);
+    if (error === undefined && match !== null) return this.#start(c, request, match.value);
+    return this.#observed(request, c, () => (error === undefined ? this.#unmatched(c) : this.#fail(error, c, this.#rootError!)));
+  }
+
+  /** Run a request that no route answers, reporting it to request listeners. */
+  #observed(request: RequestLike, c: Context<E>, run: () => Response | Promise<Response>): Response | Promise<Response> {
+    return this.events.observing ? observeRequest(this.events, request, c, null, run) : run();
   }
 
   #start(c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
@@ -402,9 +406,9 @@ export class App<E extends Env = Env> {
   }
 
   /** 404, 405 and automatic OPTIONS, run through the middleware whose scope covers the path. */
-  #unmatched(request: RequestLike, path: string, query: string, env: unknown, ctx: ExecutionContext | undefined, info: unknown): Response | Promise<Response> {
-    const segments = decodeSegments(path);
-    if (segments === null) return this.#reject(new HttpError(400, 'Malformed percent-encoding in the path'), request, path, query, env, ctx, info);
+  #unmatched(c: Context<E>): Response | Promise<Response> {
+    const segments = decodeSegments(c.path);
+    if (segments === null) return this.#fail(new HttpError(400, 'Malformed percent-encoding'), c, this.#rootError!);
     let key = '';
     const covering: Handler[] = [];
     this.#scoped.forEach((m, i) => {
@@ -417,8 +421,6 @@ export class App<E extends Env = Env> {
       chain = compose([...covering, this.#noRoute], this.#rootError!);
       if (this.#unmatchedChains.size < MAX_UNMATCHED_CHAINS) this.#unmatchedChains.set(key, chain);
     }
-    const c = new Context<E>(this.#config, request, path, query, EMPTY_PARAMS, env, ctx, info);
-    if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.#run(c, chain, this.#rootError!));
     return this.#run(c, chain, this.#rootError!);
   }
 
@@ -446,21 +448,5 @@ export class App<E extends Env = Env> {
   /** The default answer to an error: the app's error page when it has one and the client wants it, else problem+json. */
   #errorAnswer(error: unknown, c: Context<any, any>, dev: boolean): Response {
     return this.#errorPage?.(error, c.req.header('accept') ?? null, dev) ?? errorResponse(error, null, dev);
-  }
-
-  /** Answer a request refused before routing (URL too long, bad path) through the error handler. */
-  #reject(
-    error: HttpError,
-    request: RequestLike,
-    path: string,
-    query: string,
-    env: unknown,
-    ctx: ExecutionContext | undefined,
-    info: unknown,
-  ): Promise<Response> {
-    const c = new Context<E>(this.#config, request, path, query, EMPTY_PARAMS, env, ctx, info);
-    const onError = this.#rootError!;
-    if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.#fail(error, c, onError)) as Promise<Response>;
-    return this.#fail(error, c, onError);
   }
 }
