@@ -178,7 +178,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   /** The current response. Middleware reads and replaces it after `next()`. */
   get res(): Response {
     const r = this.#res;
-    if (r === undefined) throw new Error('No response yet: read c.res after await next()');
+    if (r === undefined) throw new Error('No c.res before next() returns');
     this.#resShared = true;
     return r;
   }
@@ -213,7 +213,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   /** The value a `validate(target, schema)` middleware produced. */
   valid<K extends keyof I & string>(target: K): I[K] {
     const v = this.#valid;
-    if (v === undefined || !(target in v)) throw new Error(`No validated "${target}": add validate('${target}', schema) before this handler`);
+    if (v === undefined || !(target in v)) throw new Error(`No validate('${target}') before this handler`);
     return v[target] as I[K];
   }
 
@@ -319,9 +319,9 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
 
   /** Redirect to a same-origin path or an absolute http(s) URL; anything else throws (see `isSafeLocation`). */
   redirect(location: string, status: RedirectStatus = 302): Response {
-    if (![301, 302, 303, 307, 308].includes(status)) throw new TypeError(`Redirect status must be 301, 302, 303, 307 or 308, not ${status}`);
-    if (!isSafeLocation(location))
-      throw new TypeError(`Refusing to redirect to ${JSON.stringify(location)}: use a path starting with "/" or an absolute http(s) URL`);
+    if (![301, 302, 303, 307, 308].includes(status)) throw new TypeError(`Not a redirect status: ${status}`);
+    // Only a same-origin path or an absolute http(s) URL.
+    if (!isSafeLocation(location)) throw new TypeError(`Unsafe redirect: ${JSON.stringify(location)}`);
     this.header('location', location);
     return this.#make(null, undefined, status, undefined);
   }
@@ -332,7 +332,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
    */
   render(name: string, data?: unknown, options?: { status?: StatusCode; stream?: boolean; headers?: Record<string, string> }): Response | Promise<Response> {
     const views = this.#config.views;
-    if (!views) throw new Error('c.render needs views: new App({ views: createViews(...) })');
+    if (!views) throw new Error('c.render needs views: new App({ views })');
     if (options?.stream) {
       return (this.#made = new Response(views.stream(name, data), {
         status: options.status ?? this.#status,
