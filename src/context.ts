@@ -40,6 +40,13 @@ type Variables<E extends Env> = E['Variables'] extends object ? E['Variables'] :
 export type StatusCode = number;
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
+/** `c.render`'s options: the status, extra headers, and whether to stream the output. */
+export interface RenderOptions {
+  status?: StatusCode;
+  stream?: boolean;
+  headers?: Record<string, string>;
+}
+
 export interface StreamWriter {
   /** Resolves once the chunk is handed on; waits while the client is slow (backpressure). */
   write(chunk: string | Uint8Array): Promise<void>;
@@ -89,6 +96,7 @@ export interface ContextInternals {
   setBodyLimit(c: Context<any, any>, bytes: number): void;
   /** The raw query string, without `?`. */
   query(c: Context<any, any>): string;
+  views(c: Context<any, any>): ViewRenderer | undefined;
 }
 export let internals: ContextInternals;
 
@@ -102,6 +110,15 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   declare readonly session: SessionApi;
   /** A CSRF token for this session's forms, once rove/csrf is loaded (needs `session()`): `await c.csrfToken()`. */
   declare csrfToken: () => Promise<string>;
+  /**
+   * Render a view of the app's `views` (rove/views puts this method on every context when it loads).
+   * `stream: true` answers with the output as a stream. A view already loaded answers at once,
+   * without a promise; `await` works on both.
+   *
+   * @example
+   * app.get('/', (c) => c.render('home', { title: 'Hi' }));
+   */
+  declare render: (name: string, data?: unknown, options?: RenderOptions) => Response | Promise<Response>;
 
   /** The error a handler threw, for middleware that runs after `next()`. */
   error: unknown = undefined;
@@ -138,6 +155,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
         c.#bodyLimit = bytes;
       },
       query: (c) => c.#query,
+      views: (c) => c.#config.views,
     };
   }
 
@@ -324,24 +342,6 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     if (!isSafeLocation(location)) throw new TypeError(`Unsafe redirect: ${JSON.stringify(location)}`);
     this.header('location', location);
     return this.#make(null, undefined, status, undefined);
-  }
-
-  /**
-   * Render a view; `stream: true` answers with the output as a stream.
-   * A view already loaded answers at once, without a promise; `await` works on both.
-   */
-  render(name: string, data?: unknown, options?: { status?: StatusCode; stream?: boolean; headers?: Record<string, string> }): Response | Promise<Response> {
-    const views = this.#config.views;
-    if (!views) throw new Error('c.render needs views: new App({ views })');
-    if (options?.stream) {
-      return (this.#made = new Response(views.stream(name, data), {
-        status: options.status ?? this.#status,
-        headers: toHeadersInit(this.#merge(HTML_TYPE, options.headers)),
-      }));
-    }
-    const now = views.renderReady?.(name, data);
-    if (now !== undefined) return this.html(now, options?.status, options?.headers);
-    return views.render(name, data).then((html) => this.html(html, options?.status, options?.headers));
   }
 
   /** Throw to answer 404 through the app's not-found handler. */
