@@ -4,7 +4,7 @@ import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
 import type { ErrorPage } from './error-page.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
-import { EventBus, type EventKind, type Listener, observeRequest } from './events.ts';
+import { EventBus, type EventKind, type Listener, requestHooks } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
@@ -275,12 +275,12 @@ export class App<E extends Env = Env> {
 
   /** Run a request that no route answers, reporting it to request listeners. */
   #observed(request: RequestLike, c: Context<E>, run: () => Response | Promise<Response>): Response | Promise<Response> {
-    return this.events.observing ? observeRequest(this.events, request, c, null, run) : run();
+    return this.events.observing ? requestHooks.observe!(this.events, request, c, null, run) : run();
   }
 
   #start(c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
     // The only event work on the request path when nobody listens: this one check.
-    if (this.events.observing) return observeRequest(this.events, request, c, route.pattern, () => this.#run(c, route.chain, route.onError));
+    if (this.events.observing) return requestHooks.observe!(this.events, request, c, route.pattern, () => this.#run(c, route.chain, route.onError));
     return this.#run(c, route.chain, route.onError);
   }
 

@@ -28,6 +28,7 @@ const ENTRIES = [
   'rove/cookie',
   'rove/trust-proxy',
   'rove/error-page',
+  'rove/request-events',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};
