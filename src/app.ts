@@ -93,14 +93,8 @@ export class App<E extends Env = Env> {
     const clientIp = options.trustProxy ?? ((socket: string | undefined) => socket);
     if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
     let address: ServerBinding['address'];
-    this.#config = {
-      bodyLimit: this.settings.bodyLimit,
-      views: this.settings.views,
-      dev: this.settings.dev,
-      events: this.events,
-      workers: options.workers,
-      clientIp: (request, info) => clientIp(address?.(request, info), request),
-    };
+    // What contexts read: the settings (bodyLimit, views, dev, workers), the bus, and the client address.
+    this.#config = { ...this.settings, events: this.events, clientIp: (request, info) => clientIp(address?.(request, info), request) };
     this.bind = (binding) => {
       if (this.#runtime !== undefined && this.#runtime !== binding.runtime) {
         throw new Error(`Already served by the ${this.#runtime} adapter`);
