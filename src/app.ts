@@ -1,3 +1,4 @@
+import { type AppParts, covering, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
 import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
@@ -13,33 +14,17 @@ import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
 import { decodeSegments, normalizePath, otherSlash } from './path.ts';
-import { joinPath, type Segment } from './pattern.ts';
-import { guarded, parseScope, relate, type SegmentTest, segmentTest, startsWith } from './scope.ts';
+import { parseScope } from './scope.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
 
-interface RouteDef {
-  method: string;
-  path: string;
-  handlers: Handler[];
-}
-interface Mount {
-  prefix: string;
-  app: App<any>;
-}
 interface CompiledRoute {
   chain: (c: Context<any, any>) => unknown;
   onError: ErrorResponder;
   pattern: string;
-}
-/** Middleware with its full scope, as decoded segments and as tests for the 404 path. */
-interface ScopedMiddleware {
-  segments: Segment[];
-  tests: SegmentTest[];
-  fn: Handler;
 }
 
 type Chain = (c: Context<any, any>) => unknown;
@@ -66,7 +51,7 @@ export class App<E extends Env = Env> {
   /** This app's own routes, to refuse a bad or repeated one when it is registered. */
   #registered = new Router<null>();
   #middleware: { prefix: string; fn: Handler }[] = [];
-  #mounts: Mount[] = [];
+  #mounts: AppParts<App<any>>['mounts'] = [];
   #errorHandler: ErrorHandler<E> | undefined;
   #notFoundHandler: NotFoundHandler<E> | undefined;
   #router: Router<CompiledRoute> | null = null;
@@ -326,7 +311,7 @@ export class App<E extends Env = Env> {
   /** The route table, for tooling and tests: method and pattern of every route, mounts included. */
   get routeList(): { method: string; path: string }[] {
     const out: { method: string; path: string }[] = [];
-    this.#walk('', [], (_app, route, full) => out.push({ method: route.method, path: full }));
+    this.#walk((_app, route, full) => out.push({ method: route.method, path: full }));
     return out;
   }
 
@@ -344,20 +329,8 @@ export class App<E extends Env = Env> {
   }
 
   /** Visit every route with its full path, and collect every app's middleware with full scopes. */
-  #walk(
-    prefix: string,
-    parents: ScopedMiddleware[],
-    visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void,
-  ): ScopedMiddleware[] {
-    const own = this.#middleware.map((m) => {
-      const segments = parseScope(joinPath(prefix, m.prefix));
-      return { segments, tests: segments.map(segmentTest), fn: m.fn };
-    });
-    const mws = [...parents, ...own];
-    for (const route of this.#routes) visit(this, route, joinPath(prefix, route.path), mws);
-    const all = [...own];
-    for (const m of this.#mounts) all.push(...m.app.#walk(joinPath(prefix, m.prefix), mws, visit));
-    return all;
+  #walk(visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void): ScopedMiddleware[] {
+    return walkApps<App<any>>((app) => ({ routes: app.#routes, middleware: app.#middleware, mounts: app.#mounts }), this, '', [], visit);
   }
 
   /** Compile the route table: each route variant's middleware chain is composed here, once. */
@@ -365,18 +338,9 @@ export class App<E extends Env = Env> {
     const router = new Router<CompiledRoute>();
     this.#rootError = this.#errorResponder(this);
     this.#unmatchedChains = new Map();
-    this.#scoped = this.#walk('', [], (app, route, full, mws) => {
+    this.#scoped = this.#walk((app, route, full, mws) => {
       const onError = app === this ? this.#rootError! : this.#errorResponder(app);
-      router.add(route.method, full, (variant) => {
-        const chain: Handler[] = [];
-        for (const m of mws) {
-          const rel = relate(m.segments, variant);
-          if (rel === true) chain.push(m.fn);
-          else if (rel !== false) chain.push(guarded(rel, m.fn));
-        }
-        chain.push(...route.handlers);
-        return { chain: compose(chain, onError), onError, pattern: full };
-      });
+      router.add(route.method, full, (variant) => ({ chain: compose(variantChain(mws, variant, route.handlers), onError), onError, pattern: full }));
     });
     this.#router = router;
     return router;
@@ -403,16 +367,10 @@ export class App<E extends Env = Env> {
   #unmatched(c: Context<E>): Response | Promise<Response> {
     const segments = decodeSegments(c.path);
     if (segments === null) return this.#fail(new HttpError(400, 'Malformed percent-encoding'), c, this.#rootError!);
-    let key = '';
-    const covering: Handler[] = [];
-    this.#scoped.forEach((m, i) => {
-      if (!startsWith(segments, m.tests)) return;
-      key += `${i},`;
-      covering.push(m.fn);
-    });
+    const { key, fns } = covering(this.#scoped, segments);
     let chain = this.#unmatchedChains.get(key);
     if (chain === undefined) {
-      chain = compose([...covering, this.#noRoute], this.#rootError!);
+      chain = compose([...fns, this.#noRoute], this.#rootError!);
       if (this.#unmatchedChains.size < MAX_UNMATCHED_CHAINS) this.#unmatchedChains.set(key, chain);
     }
     return this.#run(c, chain, this.#rootError!);
