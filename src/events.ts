@@ -5,7 +5,8 @@ export type { BodyRejectedMetadata, EventKind, EventMap, Listener, RequestMetada
 
 import type { BodyRejectedMetadata, EventKind, EventMap, Listener, RequestMetadata, RoveEvent } from './event-map.ts';
 
-const REQUEST_KINDS = ['request:complete', 'request:error', 'body:rejected'];
+/** The kinds rove/request-events reports. */
+export const REQUEST_EVENT_KINDS: readonly EventKind[] = ['request:complete', 'request:error', 'body:rejected'];
 
 /** Runs one request while someone listens, timing it and reporting how it ended. */
 export type RequestObserver = (
@@ -50,7 +51,7 @@ export class EventBus {
     if (typeof entry.fn !== 'function' || (entry.kind !== null && typeof entry.kind !== 'string'))
       throw new TypeError('on() takes a listener, or a kind and a listener');
     // Never a listener that silently hears nothing.
-    if (REQUEST_KINDS.includes(entry.kind!) && !requestHooks.observe) throw new Error(`${entry.kind} needs import 'rove/request-events'`);
+    if (REQUEST_EVENT_KINDS.includes(entry.kind!) && !requestHooks.observe) throw new Error(`${entry.kind} needs import 'rove/request-events'`);
     // Copy on write: an emit in progress keeps iterating its own snapshot.
     this.#set([...this.#entries, entry]);
     return () => this.#set(this.#entries.filter((e) => e !== entry));
@@ -113,7 +114,7 @@ export class EventBus {
     this.#entries = entries;
     this.#byKind.clear();
     for (const fn of this.#watchers) fn();
-    this.observing = requestHooks.observe !== undefined && entries.some((e) => e.kind === null || REQUEST_KINDS.includes(e.kind));
+    this.observing = requestHooks.observe !== undefined && entries.some((e) => e.kind === null || REQUEST_EVENT_KINDS.includes(e.kind));
   }
 }
 

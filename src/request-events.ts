@@ -14,6 +14,8 @@ import { BodyError } from './errors.ts';
 import type { BodyRejectedMetadata } from './event-map.ts';
 import { EventBus, type RequestObserver, requestHooks } from './events.ts';
 
+export { REQUEST_EVENT_KINDS } from './events.ts';
+
 /**
  * Run one request while someone listens: time it and report how it ended.
  * The app calls this only when `bus.observing` is true.
