@@ -1,5 +1,6 @@
 import type { Handler } from './compose.ts';
 import type { Env, ResponseFactory } from './context.ts';
+import type { ErrorPage } from './error-page.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import type { ViewRenderer } from './views/renderer.ts';
@@ -25,6 +26,11 @@ export interface AppOptions {
    * so `c.req.ip` is the connection's peer and those headers are ignored.
    */
   trustProxy?: ClientAddressRule;
+  /**
+   * How the default error answer looks to a client that asks for HTML: `htmlErrorPage` from
+   * `rove/error-page` gives browsers a short HTML page. Default: problem+json for every client.
+   */
+  errorPage?: ErrorPage;
 }
 
 /** From the connection's peer address (when the runtime gives one) and the request, the client's address. */

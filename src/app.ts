@@ -1,44 +1,30 @@
+import { type AppParts, covering, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
 import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
+import type { ErrorPage } from './error-page.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
-import { EventBus, type EventKind, type Listener, observeRequest } from './events.ts';
+import { EventBus, type EventKind, type Listener, requestHooks } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
-import { ANY, EMPTY_PARAMS, Router } from './router.ts';
+import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
 import { decodeSegments, normalizePath, otherSlash } from './path.ts';
-import { joinPath, type Segment } from './pattern.ts';
-import { guarded, parseScope, relate, type SegmentTest, segmentTest, startsWith } from './scope.ts';
-import { VIEW_EVENT_KINDS, type ViewRenderer } from './views/renderer.ts';
+import { parseScope } from './scope.ts';
+import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
 
-interface RouteDef {
-  method: string;
-  path: string;
-  handlers: Handler[];
-}
-interface Mount {
-  prefix: string;
-  app: App<any>;
-}
 interface CompiledRoute {
   chain: (c: Context<any, any>) => unknown;
   onError: ErrorResponder;
   pattern: string;
-}
-/** Middleware with its full scope, as decoded segments and as tests for the 404 path. */
-interface ScopedMiddleware {
-  segments: Segment[];
-  tests: SegmentTest[];
-  fn: Handler;
 }
 
 type Chain = (c: Context<any, any>) => unknown;
@@ -55,14 +41,17 @@ const MAX_UNMATCHED_CHAINS = 1024;
  * export default { fetch: app.fetch };
  */
 export class App<E extends Env = Env> {
-  readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy'>> & { views: ViewRenderer | undefined; workers: WorkerPool | undefined };
+  readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy' | 'errorPage'>> & {
+    views: ViewRenderer | undefined;
+    workers: WorkerPool | undefined;
+  };
   /** The event bus (`app.on` listens on it); adapters and the worker pool emit to it. */
   readonly events: EventBus = new EventBus();
   #routes: RouteDef[] = [];
   /** This app's own routes, to refuse a bad or repeated one when it is registered. */
   #registered = new Router<null>();
   #middleware: { prefix: string; fn: Handler }[] = [];
-  #mounts: Mount[] = [];
+  #mounts: AppParts<App<any>>['mounts'] = [];
   #errorHandler: ErrorHandler<E> | undefined;
   #notFoundHandler: NotFoundHandler<E> | undefined;
   #router: Router<CompiledRoute> | null = null;
@@ -73,6 +62,7 @@ export class App<E extends Env = Env> {
   #check: ServerBinding['check'];
   #runtime: string | undefined;
   #reported = false;
+  #errorPage: ErrorPage | undefined;
 
   constructor(options: AppOptions = {}) {
     this.settings = {
@@ -84,33 +74,27 @@ export class App<E extends Env = Env> {
       views: options.views,
       workers: options.workers,
     };
+    this.#errorPage = options.errorPage;
     const clientIp = options.trustProxy ?? ((socket: string | undefined) => socket);
-    if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes a rule: trustProxy(…) from 'rove/trust-proxy'");
+    if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
     let address: ServerBinding['address'];
-    this.#config = {
-      bodyLimit: this.settings.bodyLimit,
-      views: this.settings.views,
-      dev: this.settings.dev,
-      events: this.events,
-      workers: options.workers,
-      clientIp: (request, info) => clientIp(address?.(request, info), request),
-    };
+    // What contexts read: the settings (bodyLimit, views, dev, workers), the bus, and the client address.
+    this.#config = { ...this.settings, events: this.events, clientIp: (request, info) => clientIp(address?.(request, info), request) };
     this.bind = (binding) => {
       if (this.#runtime !== undefined && this.#runtime !== binding.runtime) {
-        throw new Error(`This app is already served by the ${this.#runtime} adapter`);
+        throw new Error(`Already served by the ${this.#runtime} adapter`);
       }
       this.#runtime = binding.runtime;
       address = binding.address;
       this.#config.respond = binding.respond;
       this.#check = binding.check;
     };
-    options.workers?.attach(this.events);
-    const views = options.views;
-    if (views?.observe) {
-      const forward = (event: { kind: (typeof VIEW_EVENT_KINDS)[number]; metadata: any }) => this.events.emit(event.kind, event.metadata);
-      // Views time their work only while someone listens for view events.
-      this.events.watch(() => views.observe!(VIEW_EVENT_KINDS.some((k) => this.events.has(k)) ? forward : undefined));
+    for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
+      this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
     }
+    // Optional features take the bus from here; their code stays in their own modules.
+    options.workers?.attach(this.events);
+    options.views?.attach?.(this.events);
   }
 
   /**
@@ -119,14 +103,15 @@ export class App<E extends Env = Env> {
    */
   readonly bind: (binding: ServerBinding) => void;
 
-  get: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('GET', path, handlers);
-  post: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('POST', path, handlers);
-  put: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('PUT', path, handlers);
-  patch: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('PATCH', path, handlers);
-  delete: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('DELETE', path, handlers);
-  head: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('HEAD', path, handlers);
-  options: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add('OPTIONS', path, handlers);
-  all: RouteAdder<E, this> = (path: string, ...handlers: Handler[]) => this.#add(ANY, path, handlers);
+  // The route adders, one per method (`all` for any): made in the constructor, bound to the app.
+  declare get: RouteAdder<E, this>;
+  declare post: RouteAdder<E, this>;
+  declare put: RouteAdder<E, this>;
+  declare patch: RouteAdder<E, this>;
+  declare delete: RouteAdder<E, this>;
+  declare head: RouteAdder<E, this>;
+  declare options: RouteAdder<E, this>;
+  declare all: RouteAdder<E, this>;
 
   /** Register a route for any method name (matched case-insensitively), e.g. `app.method('PURGE', '/cache', h)`. */
   method<P extends string>(method: string, path: P, ...handlers: Handler<E, any, ParamKeys<P>>[]): this {
@@ -151,7 +136,7 @@ export class App<E extends Env = Env> {
   /** Take a mounted app out again, or put `next` in its place (file-route hot reload); routes recompile on the next request. */
   unmount(app: App<any>, next?: App<any>): this {
     const i = this.#mounts.findIndex((m) => m.app === app);
-    if (i === -1) throw new Error('unmount: that app is not mounted here');
+    if (i === -1) throw new Error('unmount: not mounted here');
     if (next === undefined) this.#mounts.splice(i, 1);
     else this.#mounts[i] = { prefix: this.#mounts[i].prefix, app: next };
     this.#changed();
@@ -160,7 +145,7 @@ export class App<E extends Env = Env> {
 
   /** Mount another app's routes and middleware under a prefix. */
   route(prefix: string, app: App<any>): this {
-    if (app === this) throw new Error('An app cannot be mounted on itself');
+    if (app === this) throw new Error('An app cannot mount itself');
     this.#mounts.push({ prefix, app });
     this.#changed();
     return this;
@@ -232,7 +217,7 @@ export class App<E extends Env = Env> {
       return this.#dispatch(request, env, ctx, info);
     } catch (error) {
       // Only a table that cannot compile (a route registered twice) gets here: say so once.
-      if (!this.#reported) console.error('rove: the app could not serve a request:', error);
+      if (!this.#reported) console.error('rove: cannot serve:', error);
       this.#reported = true;
       return internalError();
     }
@@ -246,27 +231,35 @@ export class App<E extends Env = Env> {
     const q = url.indexOf('?', pathStart);
     const raw = pathStart === -1 ? '/' : q === -1 ? url.slice(pathStart) : url.slice(pathStart, q);
     const query = q === -1 ? '' : url.slice(q + 1);
-    if (url.length > this.settings.maxUrlLength) return this.#reject(new HttpError(414, 'URL too long'), request, raw, query, env, ctx, info);
-    const method = request.method;
-    const exact = router.exact(method, raw);
+    const long = url.length > this.settings.maxUrlLength;
+    const exact = long ? undefined : router.exact(request.method, raw);
     if (exact !== undefined) return this.#start(new Context<E>(this.#config, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, exact);
-    let path: string;
+    // Everything but a static route: normalise, match, or refuse.
+    let path = raw;
+    let match: Match<CompiledRoute> | null = null;
+    let error: HttpError | undefined;
     try {
+      if (long) throw new HttpError(414, 'URL too long');
       path = normalizePath(raw);
-    } catch (error) {
-      return this.#reject(error as HttpError, request, raw, query, env, ctx, info);
+      match = router.match(request.method, path, this.settings.maxParamLength);
+      if (match?.malformed) throw new HttpError(400, 'Malformed percent-encoding');
+      if (match?.tooLong !== undefined) throw new HttpError(414, `Path parameter "${match.tooLong}" is too long`);
+    } catch (thrown) {
+      error = thrown as HttpError;
     }
-    const match = router.match(method, path, this.settings.maxParamLength);
-    if (match === null) return this.#unmatched(request, path, query, env, ctx, info);
-    if (match.malformed) return this.#reject(new HttpError(400, 'Malformed percent-encoding in the path'), request, path, query, env, ctx, info);
-    if (match.tooLong !== undefined)
-      return this.#reject(new HttpError(414, `Path parameter "${match.tooLong}" is too long`), request, path, query, env, ctx, info);
-    return this.#start(new Context<E>(this.#config, request, path, query, match.params, env, ctx, info), request, match.value);
+    const c = new Context<E>(this.#config, request, path, query, error || !match ? EMPTY_PARAMS : match.params, env, ctx, info);
+    if (error === undefined && match !== null) return this.#start(c, request, match.value);
+    return this.#observed(request, c, () => (error === undefined ? this.#unmatched(c) : this.#fail(error, c, this.#rootError!)));
+  }
+
+  /** Run a request that no route answers, reporting it to request listeners. */
+  #observed(request: RequestLike, c: Context<E>, run: () => Response | Promise<Response>): Response | Promise<Response> {
+    return this.events.observing ? requestHooks.observe!(this.events, request, c, null, run) : run();
   }
 
   #start(c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
     // The only event work on the request path when nobody listens: this one check.
-    if (this.events.observing) return observeRequest(this.events, request, c, route.pattern, () => this.#run(c, route.chain, route.onError));
+    if (this.events.observing) return requestHooks.observe!(this.events, request, c, route.pattern, () => this.#run(c, route.chain, route.onError));
     return this.#run(c, route.chain, route.onError);
   }
 
@@ -299,7 +292,7 @@ export class App<E extends Env = Env> {
   #finish(c: Context<any, any>, value: unknown): Response {
     const res = (value ?? internals.res(c)) as Response | undefined;
     if (res === undefined) throw new Error('The handler returned no response');
-    if (!(res instanceof Response)) throw new TypeError('A handler must return a Response (c.json, c.text, c.html, c.body or new Response)');
+    if (!(res instanceof Response)) throw new TypeError('A handler must return a Response');
     const made = res === internals.made(c);
     this.#check?.(res, made && !internals.resShared(c));
     if (made) return res;
@@ -318,12 +311,12 @@ export class App<E extends Env = Env> {
   /** The route table, for tooling and tests: method and pattern of every route, mounts included. */
   get routeList(): { method: string; path: string }[] {
     const out: { method: string; path: string }[] = [];
-    this.#walk('', [], (_app, route, full) => out.push({ method: route.method, path: full }));
+    this.#walk((_app, route, full) => out.push({ method: route.method, path: full }));
     return out;
   }
 
   #add(method: string, path: string, handlers: Handler[]): this {
-    if (handlers.length === 0) throw new Error(`No handler for ${method} ${path}`);
+    if (handlers.length === 0) throw new Error(`No handler: ${path}`);
     // A bad pattern or a route this app already has throws here, not at the first request.
     this.#registered.add(method, path, null);
     this.#routes.push({ method, path, handlers });
@@ -336,20 +329,8 @@ export class App<E extends Env = Env> {
   }
 
   /** Visit every route with its full path, and collect every app's middleware with full scopes. */
-  #walk(
-    prefix: string,
-    parents: ScopedMiddleware[],
-    visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void,
-  ): ScopedMiddleware[] {
-    const own = this.#middleware.map((m) => {
-      const segments = parseScope(joinPath(prefix, m.prefix));
-      return { segments, tests: segments.map(segmentTest), fn: m.fn };
-    });
-    const mws = [...parents, ...own];
-    for (const route of this.#routes) visit(this, route, joinPath(prefix, route.path), mws);
-    const all = [...own];
-    for (const m of this.#mounts) all.push(...m.app.#walk(joinPath(prefix, m.prefix), mws, visit));
-    return all;
+  #walk(visit: (app: App<any>, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void): ScopedMiddleware[] {
+    return walkApps<App<any>>((app) => ({ routes: app.#routes, middleware: app.#middleware, mounts: app.#mounts }), this, '', [], visit);
   }
 
   /** Compile the route table: each route variant's middleware chain is composed here, once. */
@@ -357,18 +338,9 @@ export class App<E extends Env = Env> {
     const router = new Router<CompiledRoute>();
     this.#rootError = this.#errorResponder(this);
     this.#unmatchedChains = new Map();
-    this.#scoped = this.#walk('', [], (app, route, full, mws) => {
+    this.#scoped = this.#walk((app, route, full, mws) => {
       const onError = app === this ? this.#rootError! : this.#errorResponder(app);
-      router.add(route.method, full, (variant) => {
-        const chain: Handler[] = [];
-        for (const m of mws) {
-          const rel = relate(m.segments, variant);
-          if (rel === true) chain.push(m.fn);
-          else if (rel !== false) chain.push(guarded(rel, m.fn));
-        }
-        chain.push(...route.handlers);
-        return { chain: compose(chain, onError), onError, pattern: full };
-      });
+      router.add(route.method, full, (variant) => ({ chain: compose(variantChain(mws, variant, route.handlers), onError), onError, pattern: full }));
     });
     this.#router = router;
     return router;
@@ -379,7 +351,7 @@ export class App<E extends Env = Env> {
     const dev = this.settings.dev;
     const fallback = (error: unknown, c: Context<any, any>) => {
       if (error instanceof HttpError && error.status === 404 && this.#notFoundHandler) return this.#notFoundHandler(c);
-      return errorResponse(error, c.req.header('accept') ?? null, dev);
+      return this.#errorAnswer(error, c, dev);
     };
     if (!custom) return fallback;
     return async (error, c) => {
@@ -392,23 +364,15 @@ export class App<E extends Env = Env> {
   }
 
   /** 404, 405 and automatic OPTIONS, run through the middleware whose scope covers the path. */
-  #unmatched(request: RequestLike, path: string, query: string, env: unknown, ctx: ExecutionContext | undefined, info: unknown): Response | Promise<Response> {
-    const segments = decodeSegments(path);
-    if (segments === null) return this.#reject(new HttpError(400, 'Malformed percent-encoding in the path'), request, path, query, env, ctx, info);
-    let key = '';
-    const covering: Handler[] = [];
-    this.#scoped.forEach((m, i) => {
-      if (!startsWith(segments, m.tests)) return;
-      key += `${i},`;
-      covering.push(m.fn);
-    });
+  #unmatched(c: Context<E>): Response | Promise<Response> {
+    const segments = decodeSegments(c.path);
+    if (segments === null) return this.#fail(new HttpError(400, 'Malformed percent-encoding'), c, this.#rootError!);
+    const { key, fns } = covering(this.#scoped, segments);
     let chain = this.#unmatchedChains.get(key);
     if (chain === undefined) {
-      chain = compose([...covering, this.#noRoute], this.#rootError!);
+      chain = compose([...fns, this.#noRoute], this.#rootError!);
       if (this.#unmatchedChains.size < MAX_UNMATCHED_CHAINS) this.#unmatchedChains.set(key, chain);
     }
-    const c = new Context<E>(this.#config, request, path, query, EMPTY_PARAMS, env, ctx, info);
-    if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.#run(c, chain, this.#rootError!));
     return this.#run(c, chain, this.#rootError!);
   }
 
@@ -430,22 +394,11 @@ export class App<E extends Env = Env> {
       if (isSafeLocation(location)) return new Response(null, { status: method === 'GET' || method === 'HEAD' ? 301 : 308, headers: { location } });
     }
     if (this.#notFoundHandler) return this.#notFoundHandler(c as Context<E>);
-    return errorResponse(new HttpError(404), c.req.header('accept') ?? null, false);
+    return this.#errorAnswer(new HttpError(404), c, false);
   };
 
-  /** Answer a request refused before routing (URL too long, bad path) through the error handler. */
-  #reject(
-    error: HttpError,
-    request: RequestLike,
-    path: string,
-    query: string,
-    env: unknown,
-    ctx: ExecutionContext | undefined,
-    info: unknown,
-  ): Promise<Response> {
-    const c = new Context<E>(this.#config, request, path, query, EMPTY_PARAMS, env, ctx, info);
-    const onError = this.#rootError!;
-    if (this.events.observing) return observeRequest(this.events, request, c, null, () => this.#fail(error, c, onError)) as Promise<Response>;
-    return this.#fail(error, c, onError);
+  /** The default answer to an error: the app's error page when it has one and the client wants it, else problem+json. */
+  #errorAnswer(error: unknown, c: Context<any, any>, dev: boolean): Response {
+    return this.#errorPage?.(error, c.req.header('accept') ?? null, dev) ?? errorResponse(error, null, dev);
   }
 }

@@ -40,6 +40,13 @@ type Variables<E extends Env> = E['Variables'] extends object ? E['Variables'] :
 export type StatusCode = number;
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
+/** `c.render`'s options: the status, extra headers, and whether to stream the output. */
+export interface RenderOptions {
+  status?: StatusCode;
+  stream?: boolean;
+  headers?: Record<string, string>;
+}
+
 export interface StreamWriter {
   /** Resolves once the chunk is handed on; waits while the client is slow (backpressure). */
   write(chunk: string | Uint8Array): Promise<void>;
@@ -89,6 +96,7 @@ export interface ContextInternals {
   setBodyLimit(c: Context<any, any>, bytes: number): void;
   /** The raw query string, without `?`. */
   query(c: Context<any, any>): string;
+  views(c: Context<any, any>): ViewRenderer | undefined;
 }
 export let internals: ContextInternals;
 
@@ -102,6 +110,15 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   declare readonly session: SessionApi;
   /** A CSRF token for this session's forms, once rove/csrf is loaded (needs `session()`): `await c.csrfToken()`. */
   declare csrfToken: () => Promise<string>;
+  /**
+   * Render a view of the app's `views` (rove/views puts this method on every context when it loads).
+   * `stream: true` answers with the output as a stream. A view already loaded answers at once,
+   * without a promise; `await` works on both.
+   *
+   * @example
+   * app.get('/', (c) => c.render('home', { title: 'Hi' }));
+   */
+  declare render: (name: string, data?: unknown, options?: RenderOptions) => Response | Promise<Response>;
 
   /** The error a handler threw, for middleware that runs after `next()`. */
   error: unknown = undefined;
@@ -138,6 +155,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
         c.#bodyLimit = bytes;
       },
       query: (c) => c.#query,
+      views: (c) => c.#config.views,
     };
   }
 
@@ -178,7 +196,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   /** The current response. Middleware reads and replaces it after `next()`. */
   get res(): Response {
     const r = this.#res;
-    if (r === undefined) throw new Error('No response yet: read c.res after await next()');
+    if (r === undefined) throw new Error('No c.res before next() returns');
     this.#resShared = true;
     return r;
   }
@@ -213,7 +231,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   /** The value a `validate(target, schema)` middleware produced. */
   valid<K extends keyof I & string>(target: K): I[K] {
     const v = this.#valid;
-    if (v === undefined || !(target in v)) throw new Error(`No validated "${target}": add validate('${target}', schema) before this handler`);
+    if (v === undefined || !(target in v)) throw new Error(`No validate('${target}') before this handler`);
     return v[target] as I[K];
   }
 
@@ -319,29 +337,11 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
 
   /** Redirect to a same-origin path or an absolute http(s) URL; anything else throws (see `isSafeLocation`). */
   redirect(location: string, status: RedirectStatus = 302): Response {
-    if (![301, 302, 303, 307, 308].includes(status)) throw new TypeError(`Redirect status must be 301, 302, 303, 307 or 308, not ${status}`);
-    if (!isSafeLocation(location))
-      throw new TypeError(`Refusing to redirect to ${JSON.stringify(location)}: use a path starting with "/" or an absolute http(s) URL`);
+    if (![301, 302, 303, 307, 308].includes(status)) throw new TypeError(`Not a redirect status: ${status}`);
+    // Only a same-origin path or an absolute http(s) URL.
+    if (!isSafeLocation(location)) throw new TypeError(`Unsafe redirect: ${JSON.stringify(location)}`);
     this.header('location', location);
     return this.#make(null, undefined, status, undefined);
-  }
-
-  /**
-   * Render a view; `stream: true` answers with the output as a stream.
-   * A view already loaded answers at once, without a promise; `await` works on both.
-   */
-  render(name: string, data?: unknown, options?: { status?: StatusCode; stream?: boolean; headers?: Record<string, string> }): Response | Promise<Response> {
-    const views = this.#config.views;
-    if (!views) throw new Error('c.render needs views: new App({ views: createViews(...) })');
-    if (options?.stream) {
-      return (this.#made = new Response(views.stream(name, data), {
-        status: options.status ?? this.#status,
-        headers: toHeadersInit(this.#merge(HTML_TYPE, options.headers)),
-      }));
-    }
-    const now = views.renderReady?.(name, data);
-    if (now !== undefined) return this.html(now, options?.status, options?.headers);
-    return views.render(name, data).then((html) => this.html(html, options?.status, options?.headers));
   }
 
   /** Throw to answer 404 through the app's not-found handler. */

@@ -57,42 +57,29 @@ export const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-/** JSON unless the client asks for HTML ahead of JSON (a browser's Accept does). */
-export function prefersHtml(accept: string | null): boolean {
-  if (!accept) return false;
-  const html = accept.indexOf('text/html');
-  if (html === -1) return false;
-  const json = accept.search(/application\/(?:problem\+)?json/);
-  return json === -1 || html < json;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
-}
-
-/**
- * The default error response: RFC 9457 problem+json, or a short HTML page for
- * a browser. A 5xx shows its message and stack only in dev mode.
- */
-export function errorResponse(error: unknown, accept: string | null, dev: boolean, instance?: string): Response {
+/** What an error answer shows: its status, the status's title, and the message when it may be shown. */
+export function describeError(error: unknown, dev: boolean): { http: HttpError | null; status: number; title: string; detail: string | undefined } {
   const http = error instanceof HttpError ? error : null;
   const status = http ? http.status : 500;
   const title = STATUS_TEXT[status] ?? 'Error';
-  const show = dev || http?.expose;
-  const detail = show && error instanceof Error ? error.message : undefined;
+  const message = (dev || http?.expose) && error instanceof Error ? error.message : undefined;
+  return { http, status, title, detail: message === title ? undefined : message };
+}
+
+/**
+ * The default error response: RFC 9457 problem+json, for every client. A 5xx shows its
+ * message and stack only in dev mode. (`accept` is kept for callers of 0.1: a browser's
+ * HTML page comes from the app's `errorPage` option, see rove/error-page.)
+ *
+ * @example
+ * return errorResponse(new HttpError(409, 'Already exists'), null, false);
+ */
+export function errorResponse(error: unknown, _accept?: string | null, dev = false, instance?: string): Response {
+  const { http, status, title, detail } = describeError(error, dev);
   const headers = new Headers(http?.headers);
-  if (prefersHtml(accept)) {
-    headers.set('content-type', 'text/html; charset=utf-8');
-    const stack = dev && error instanceof Error && error.stack ? `<pre>${escapeHtml(error.stack)}</pre>` : '';
-    const body =
-      `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${status} ${title}</title></head>` +
-      `<body><h1>${status} ${title}</h1>${detail && detail !== title ? `<p>${escapeHtml(detail)}</p>` : ''}${stack}</body></html>`;
-    return new Response(body, { status, headers });
-  }
   headers.set('content-type', 'application/problem+json');
   const problem: Record<string, unknown> = { type: 'about:blank', title, status };
-  if (detail !== undefined && detail !== title) problem.detail = detail;
+  if (detail !== undefined) problem.detail = detail;
   if (instance !== undefined) problem.instance = instance;
   if (http?.details) Object.assign(problem, http.details);
   if (dev && error instanceof Error && error.stack) problem.stack = error.stack;
@@ -111,8 +98,5 @@ export function internalError(devError?: unknown): Response {
       // fall through to the plain answer
     }
   }
-  return new Response('{"type":"about:blank","title":"Internal Server Error","status":500}', {
-    status: 500,
-    headers: { 'content-type': 'application/problem+json' },
-  });
+  return errorResponse(new HttpError(500));
 }

@@ -10,6 +10,7 @@ export {
   type ExecutionContext,
   isSafeLocation,
   type RedirectStatus,
+  type RenderOptions,
   type ResponseFactory,
   type StatusCode,
   type StreamWriter,

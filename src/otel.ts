@@ -22,6 +22,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { Listener, RequestMetadata, RoveEvent } from './events.ts';
+import './request-events.ts';
 
 export interface OtelOptions {
   /** Default: `trace.getTracer('rove')` from the globally registered provider. */

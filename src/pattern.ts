@@ -11,25 +11,29 @@ export type Segment =
 
 export class RouteError extends Error {}
 
+/** A pattern that cannot be a route: `why`, then the pattern. */
+function bad(path: string, why: string): never {
+  throw new RouteError(`${why}: ${path}`);
+}
+
 const NAME = /^[A-Za-z_$][\w$]*$/;
 
 /** Parse a pattern into segments; static segments are percent-decoded. */
 export function parseRoute(path: string): Segment[] {
   if (path === '*' || path === '/*') return [{ kind: 'wildcard', name: '*' }];
-  if (!path.startsWith('/')) throw new RouteError(`Route path must start with "/": ${path}`);
+  if (!path.startsWith('/')) bad(path, 'A route starts with "/"');
   const parts = splitPattern(path.slice(1));
   const segments: Segment[] = [];
   const seen = new Set<string>();
   const named = (name: string) => {
-    if (name === '__proto__') throw new RouteError(`"__proto__" cannot name a param: ${path}`);
-    if (seen.has(name)) throw new RouteError(`Param "${name}" is named twice in ${path}`);
+    if (name === '__proto__' || seen.has(name)) bad(path, `Param "${name}" is named twice or reserved`);
     seen.add(name);
     return name;
   };
   parts.forEach((part, i) => {
     const last = i === parts.length - 1;
     if (part === '*' || (part.startsWith('*') && NAME.test(part.slice(1)))) {
-      if (!last) throw new RouteError(`A wildcard must be the last segment: ${path}`);
+      if (!last) bad(path, 'A wildcard must come last');
       segments.push({ kind: 'wildcard', name: part === '*' ? '*' : named(part.slice(1)) });
       return;
     }
@@ -40,22 +44,22 @@ export function parseRoute(path: string): Segment[] {
         try {
           re = new RegExp(`^(?:${m[2]})$`);
         } catch {
-          throw new RouteError(`Invalid constraint in ${path}: ${m[2]}`);
+          bad(path, 'Invalid constraint');
         }
       }
       segments.push({ kind: 'param', name: named(m[1]), re, source: m[2] ?? '', optional: m[3] === '?' });
       return;
     }
-    if (part.startsWith(':')) throw new RouteError(`Invalid param segment in ${path}: ${part}`);
+    if (part.startsWith(':')) bad(path, 'Invalid param');
     let text: string;
     try {
       text = part.includes('%') ? decodeURIComponent(part) : part;
     } catch {
-      throw new RouteError(`Malformed percent-encoding in route ${path}`);
+      bad(path, 'Malformed percent-encoding');
     }
     // Requests with these never reach the router (path.ts normalises or refuses them).
     if (text === '.' || text === '..' || text.includes('/') || (text === '' && !last)) {
-      throw new RouteError(`A route segment cannot be empty, "." or ".." or hold "/": ${path}`);
+      bad(path, 'A segment cannot be empty, "." or ".." or hold "/"');
     }
     segments.push({ kind: 'static', text });
   });

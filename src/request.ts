@@ -43,18 +43,29 @@ export class RoveRequest<K extends string = string> {
   #json: Promise<unknown> | undefined;
   #form: Promise<FormData> | undefined;
 
+  #queryString: string;
+  #params: Params;
+  #scope: RequestScope;
+  #info: unknown;
+  #limit: () => number;
+
   constructor(
     raw: RequestLike,
     /** The decoded path, without the query. */
     readonly path: string,
-    private readonly queryString: string,
-    private readonly params: Params,
-    private readonly scope: RequestScope,
-    private readonly info: unknown,
-    private readonly limit: () => number,
+    queryString: string,
+    params: Params,
+    scope: RequestScope,
+    info: unknown,
+    limit: () => number,
   ) {
     this.#raw = raw;
     this.#original = raw;
+    this.#queryString = queryString;
+    this.#params = params;
+    this.#scope = scope;
+    this.#info = info;
+    this.#limit = limit;
   }
 
   /**
@@ -63,7 +74,7 @@ export class RoveRequest<K extends string = string> {
    * Undefined where the runtime does not tell (a Request built in a test).
    */
   get ip(): string | undefined {
-    if (this.#ip === null) this.#ip = this.scope.clientIp(this.#original, this.info);
+    if (this.#ip === null) this.#ip = this.#scope.clientIp(this.#original, this.#info);
     return this.#ip;
   }
 
@@ -101,9 +112,9 @@ export class RoveRequest<K extends string = string> {
   param(): PathParams<K>;
   param<N extends ParamName<K>>(name: N): ParamValue<K, N>;
   param(name?: string): Params | string | undefined {
-    if (name === undefined) return this.params;
+    if (name === undefined) return this.#params;
     // Own params only: `constructor` or `toString` must not answer with Object.prototype's.
-    return Object.hasOwn(this.params, name) ? this.params[name] : undefined;
+    return Object.hasOwn(this.#params, name) ? this.#params[name] : undefined;
   }
 
   /** First value of a query parameter, or every parameter's first value (a prototype-free object: any name is an own key). */
@@ -111,10 +122,10 @@ export class RoveRequest<K extends string = string> {
   query(name: string): string | undefined;
   query(name?: string): Record<string, string> | string | undefined {
     if (name !== undefined && this.#query === undefined) {
-      const found = queryValue(this.queryString, name);
+      const found = queryValue(this.#queryString, name);
       if (found !== undefined) return found ?? undefined;
     }
-    const q = (this.#query ??= new URLSearchParams(this.queryString));
+    const q = (this.#query ??= new URLSearchParams(this.#queryString));
     if (name !== undefined) return q.get(name) ?? undefined;
     const out: Record<string, string> = Object.create(null);
     for (const [k, v] of q) if (!Object.hasOwn(out, k)) out[k] = v;
@@ -123,7 +134,7 @@ export class RoveRequest<K extends string = string> {
 
   /** Every value of a query parameter. */
   queries(name: string): string[] {
-    return (this.#query ??= new URLSearchParams(this.queryString)).getAll(name);
+    return (this.#query ??= new URLSearchParams(this.#queryString)).getAll(name);
   }
 
   header(name: string): string | undefined {
@@ -140,7 +151,7 @@ export class RoveRequest<K extends string = string> {
     const raw = this.#raw;
     // A native text or JSON reader took the body (json() set without text() means the native one).
     if (this.#text !== undefined || this.#json !== undefined) return this.text().then((t) => encoder.encode(t));
-    const limit = this.limit();
+    const limit = this.#limit();
     if (typeof raw.readBytes === 'function') return raw.readBytes(limit);
     if (this.#native(limit)) return (raw as Request).arrayBuffer().then((b) => new Uint8Array(b));
     return readBody(raw.body, raw.headers.get('content-length'), limit);
@@ -167,7 +178,7 @@ export class RoveRequest<K extends string = string> {
     if (this.#text !== undefined) return this.#text;
     // Only the native JSON reader leaves json() set and text() unset: serialise the value again.
     if (this.#json !== undefined) return (this.#text = this.#json.then((v) => JSON.stringify(v)));
-    if (this.#bytes === undefined && this.#native(this.limit())) return (this.#text = (this.#raw as Request).text());
+    if (this.#bytes === undefined && this.#native(this.#limit())) return (this.#text = (this.#raw as Request).text());
     return (this.#text = this.bytes().then((b) => decoder.decode(b)));
   }
 
@@ -177,7 +188,7 @@ export class RoveRequest<K extends string = string> {
    * docs/design-notes.md); text() and bytes() after it give the value serialised again.
    */
   json<T = unknown>(): Promise<T> {
-    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.limit())) {
+    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.#limit())) {
       this.#json = (this.#raw as Request).json().catch((error) => {
         throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
       });

@@ -68,9 +68,11 @@ function decode(text: string): string | undefined {
 }
 
 export class Router<T> {
-  private root = new Node<T>();
+  #root = new Node<T>();
   /** Fully static paths, keyed by the raw path, for a lookup without a walk. */
-  private statics = new Map<string, Methods<T>>();
+  #statics = new Map<string, Methods<T>>();
+  /** Every method a route was registered for, for `allowed()`. */
+  #methods = new Set<string>();
 
   /**
    * Register a route. `value` may depend on the concrete variant (an optional
@@ -80,27 +82,28 @@ export class Router<T> {
   add(method: string, path: string, value: T | ((variant: Segment[]) => T)): void {
     const key = method.toUpperCase();
     const variants = routeVariants(parseRoute(path));
-    const planned = variants.map((segments) => ({ segments, ...this.place(segments) }));
+    const planned = variants.map((segments) => ({ segments, ...this.#place(segments) }));
     for (const p of planned) {
       if (p.methods?.has(key)) throw new RouteError(`Route registered twice: ${key} ${path}`);
     }
     for (const { segments } of planned) {
-      const { methods, names } = this.place(segments, true);
+      const { methods, names } = this.#place(segments, true);
       const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
       methods!.set(key, entry);
       if (segments.every((s) => s.kind === 'static')) {
         const raw = `/${segments.map((s) => encodeStatic((s as { text: string }).text)).join('/')}`;
-        let m = this.statics.get(raw);
-        if (!m) this.statics.set(raw, (m = new Map()));
+        let m = this.#statics.get(raw);
+        if (!m) this.#statics.set(raw, (m = new Map()));
         m.set(key, entry);
       }
     }
+    this.#methods.add(key);
   }
 
   /** Find (or, with `create`, make) the method map a variant's routes live in. */
-  private place(segments: Segment[], create = false): { methods: Methods<T> | null; names: string[] } {
+  #place(segments: Segment[], create = false): { methods: Methods<T> | null; names: string[] } {
     const names: string[] = [];
-    let node: Node<T> | undefined = this.root;
+    let node: Node<T> | undefined = this.#root;
     for (const seg of segments) {
       if (seg.kind === 'wildcard') {
         names.push(seg.name);
@@ -130,7 +133,7 @@ export class Router<T> {
 
   /** A fully static route for the raw path, without a walk or any decoding; undefined when there is none. */
   exact(method: string, path: string): T | undefined {
-    const hit = this.statics.get(path);
+    const hit = this.#statics.get(path);
     return hit === undefined ? undefined : pick(hit, method)?.value;
   }
 
@@ -139,21 +142,21 @@ export class Router<T> {
    * Methods match case-insensitively: a lower-case method is retried upper-case.
    */
   match(method: string, path: string, maxParamLength = Infinity): Match<T> | null {
-    const found = this.find(method, path, maxParamLength);
+    const found = this.#find(method, path, maxParamLength);
     if (found !== null) return found;
     const upper = method.toUpperCase();
-    return upper === method ? null : this.find(upper, path, maxParamLength);
+    return upper === method ? null : this.#find(upper, path, maxParamLength);
   }
 
-  private find(method: string, path: string, maxParamLength: number): Match<T> | null {
-    const hit = this.statics.get(path);
+  #find(method: string, path: string, maxParamLength: number): Match<T> | null {
+    const hit = this.#statics.get(path);
     if (hit !== undefined) {
       const entry = pick(hit, method);
       if (entry !== undefined) return { value: entry.value, params: EMPTY_PARAMS };
     }
     if (path.charCodeAt(0) !== 47 /* / */) return null;
     const values: string[] = [];
-    const entry = this.walk(this.root, path, 1, method, values, path.indexOf('%') !== -1);
+    const entry = this.#walk(this.#root, path, 1, method, values, path.indexOf('%') !== -1);
     if (entry === undefined) return null;
     if (entry.names.length === 0) return { value: entry.value, params: EMPTY_PARAMS };
     // Checked here, over the names array, not by the caller looping over params: such a loop
@@ -173,18 +176,13 @@ export class Router<T> {
     return tooLong === undefined ? { value: entry.value, params } : { value: entry.value, params, tooLong };
   }
 
-  /** Methods that have a route for this path, in a stable order. */
+  /** Methods that have a route for this path, in a stable order (HEAD with GET; every method with `all()`). */
   allowed(path: string): string[] {
-    const found = new Set<string>();
-    if (path.charCodeAt(0) === 47) this.collect(this.root, path, 1, path.indexOf('%') !== -1, found);
-    if (found.has(ANY)) return [...METHODS];
-    if (found.has('GET')) found.add('HEAD');
-    const known = METHODS.filter((m) => found.has(m));
-    const extra = [...found].filter((m) => !(METHODS as readonly string[]).includes(m)).sort();
-    return [...known, ...extra];
+    const extra = [...this.#methods].filter((m) => m !== ANY && !(METHODS as readonly string[]).includes(m)).sort();
+    return [...METHODS, ...extra].filter((m) => this.#find(m, path, Infinity) !== null);
   }
 
-  private walk(node: Node<T>, path: string, start: number, method: string, values: string[], encoded: boolean): Entry<T> | undefined {
+  #walk(node: Node<T>, path: string, start: number, method: string, values: string[], encoded: boolean): Entry<T> | undefined {
     const slash = path.indexOf('/', start);
     const end = slash === -1 ? path.length : slash;
     const raw = path.slice(start, end);
@@ -194,7 +192,7 @@ export class Router<T> {
       const text = encoded ? decode(raw) : raw;
       const next = text === undefined ? undefined : node.statics.get(text);
       if (next !== undefined) {
-        const found = last ? next.routes && pick(next.routes, method) : this.walk(next, path, end + 1, method, values, encoded);
+        const found = last ? next.routes && pick(next.routes, method) : this.#walk(next, path, end + 1, method, values, encoded);
         if (found) return found;
       }
     }
@@ -205,7 +203,7 @@ export class Router<T> {
         for (const c of node.constrained) {
           if (!c.re.test(text)) continue;
           values.push(raw);
-          const found = last ? c.node.routes && pick(c.node.routes, method) : this.walk(c.node, path, end + 1, method, values, encoded);
+          const found = last ? c.node.routes && pick(c.node.routes, method) : this.#walk(c.node, path, end + 1, method, values, encoded);
           if (found) return found;
           values.pop();
         }
@@ -214,7 +212,7 @@ export class Router<T> {
     if (node.param !== null && raw.length > 0) {
       values.push(raw);
       const next = node.param;
-      const found = last ? next.routes && pick(next.routes, method) : this.walk(next, path, end + 1, method, values, encoded);
+      const found = last ? next.routes && pick(next.routes, method) : this.#walk(next, path, end + 1, method, values, encoded);
       if (found) return found;
       values.pop();
     }
@@ -226,23 +224,6 @@ export class Router<T> {
       }
     }
     return undefined;
-  }
-
-  private collect(node: Node<T>, path: string, start: number, encoded: boolean, out: Set<string>): void {
-    const slash = path.indexOf('/', start);
-    const end = slash === -1 ? path.length : slash;
-    const raw = path.slice(start, end);
-    const last = slash === -1;
-    const text = encoded ? decode(raw) : raw;
-    const visit = (next: Node<T>) => {
-      if (last) next.routes?.forEach((_, m) => out.add(m));
-      else this.collect(next, path, end + 1, encoded, out);
-    };
-    const st = text === undefined ? undefined : node.statics?.get(text);
-    if (st) visit(st);
-    if (text !== undefined) for (const c of node.constrained ?? []) if (c.re.test(text)) visit(c.node);
-    if (node.param && raw.length > 0) visit(node.param);
-    node.wildcard?.forEach((_, m) => out.add(m));
   }
 }
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { getCookie, setCookie } from '../src/cookie.ts';
+import { htmlErrorPage } from '../src/error-page.ts';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
 import { createViews } from '../src/views/index.ts';
 
@@ -457,8 +458,8 @@ describe('errors', () => {
     expect(await res.json()).toEqual({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'Already exists' });
   });
 
-  it('a browser gets HTML, escaped', async () => {
-    const app = new App().get('/', () => {
+  it('a browser gets HTML, escaped, from the opt-in error page (rove/error-page)', async () => {
+    const app = new App({ errorPage: htmlErrorPage }).get('/', () => {
       throw new HttpError(400, '<script>x</script>');
     });
     const res = await app.fetch(req('/', { headers: { accept: 'text/html,*/*;q=0.8' } }));
@@ -466,5 +467,16 @@ describe('errors', () => {
     const html = await res.text();
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('<script>');
+  });
+});
+
+describe('the default error answer without an error page', () => {
+  it('is problem+json even for a browser', async () => {
+    const app = new App().get('/', () => {
+      throw new HttpError(400, '<script>x</script>');
+    });
+    const res = await app.request('/', { headers: { accept: 'text/html,*/*;q=0.8' } });
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(await res.json()).toEqual({ type: 'about:blank', title: 'Bad Request', status: 400, detail: '<script>x</script>' });
   });
 });

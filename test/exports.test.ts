@@ -27,6 +27,8 @@ const ENTRIES = [
   'rove/websocket',
   'rove/cookie',
   'rove/trust-proxy',
+  'rove/error-page',
+  'rove/request-events',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};

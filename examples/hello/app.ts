@@ -1,4 +1,5 @@
 import { App } from 'rove';
+import { htmlErrorPage } from 'rove/error-page';
 import { createViews } from 'rove/views';
 import views from './views.gen.ts';
 
@@ -6,7 +7,8 @@ type Bindings = { GREETING?: string };
 
 /** The hello app: the contract the README, the conformance suite and users rely on. */
 // Views come pre-parsed from `npm run build:views`, so every runtime (Workers included) renders them without files.
-export const app = new App<{ Bindings: Bindings }>({ views: createViews({ compiled: views }) });
+// A browser that hits an error gets a short HTML page (rove/error-page); API clients get problem+json.
+export const app = new App<{ Bindings: Bindings }>({ views: createViews({ compiled: views }), errorPage: htmlErrorPage });
 
 app.get('/', (c) => c.json({ hello: 'world' }));
 

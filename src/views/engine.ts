@@ -5,7 +5,8 @@ import { ViewError } from './errors.ts';
 import { resolveLimits, type ViewLimits } from './limits.ts';
 import { candidates, normalizeName } from './names.ts';
 import { parseView } from './parse.ts';
-import type { ViewEvent, ViewRenderer } from './renderer.ts';
+import './render.ts';
+import { VIEW_EVENT_KINDS, type ViewEvent, type ViewEventBus, type ViewRenderer } from './renderer.ts';
 import { State } from './runtime.ts';
 import { streamText } from './stream.ts';
 
@@ -121,6 +122,12 @@ export class ViewEngine implements Views {
             sink(event);
           }
         : (user ?? sink);
+  }
+
+  /** The app's bus: view events are timed and forwarded only while someone listens for them. */
+  attach(events: ViewEventBus): void {
+    const forward = (event: ViewEvent) => events.emit(event.kind, event.metadata);
+    events.watch(() => this.observe(VIEW_EVENT_KINDS.some((k) => events.has(k)) ? forward : undefined));
   }
 
   render(name: string, data?: unknown): Promise<string> {

@@ -22,4 +22,14 @@ export interface ViewRenderer {
   renderReady?(name: string, data?: unknown): string | undefined;
   /** Optional: receives view events while the app has listeners for them (undefined to stop). */
   observe?(sink: ((event: ViewEvent) => void) | undefined): void;
+  /** Optional: the app hands its event bus over once (`new App({ views })`), to report view events to it. */
+  attach?(events: ViewEventBus): void;
+}
+
+/** What a views engine sees of the app's event bus. */
+export interface ViewEventBus {
+  has(kind: ViewEventKind): boolean;
+  emit(kind: ViewEventKind, metadata: any): void;
+  /** Calls `fn` now and whenever listeners come or go. */
+  watch(fn: () => void): void;
 }

@@ -14,6 +14,6 @@ export interface WorkerRunner {
 /** `c.worker` of an app without a pool: every task answers 503, as the route would with the pool disabled. */
 export const NO_WORKERS: WorkerRunner = {
   run() {
-    return Promise.reject(new HttpError(503, 'No worker pool: give the app one with new App({ workers: createWorkerPool(...) }) from rove/workers'));
+    return Promise.reject(new HttpError(503, 'No worker pool: new App({ workers })'));
   },
 };

@@ -1,6 +1,7 @@
 // The event bus: subscribing, unsubscribing, and listeners that fail.
 import { describe, expect, it, vi } from 'vitest';
 import { App, EventBus, type RoveEvent } from '../../src/index.ts';
+import '../../src/request-events.ts';
 
 function appWithRoute() {
   const app = new App();

@@ -3,6 +3,7 @@
 // is emitted. Asserted through spies, not timing.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App, EventBus, HttpError } from '../../src/index.ts';
+import '../../src/request-events.ts';
 
 function makeApp() {
   const app = new App({ bodyLimit: 8, maxUrlLength: 64 });

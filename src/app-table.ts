@@ -1,0 +1,75 @@
+/**
+ * The app's route table as data: every app's routes, middleware and mounts are walked
+ * into full paths and full middleware scopes, and each route variant's chain is picked
+ * here, once, when the app compiles its table (app.ts composes and registers them).
+ */
+import type { Handler } from './compose.ts';
+import { joinPath, type Segment } from './pattern.ts';
+import { guarded, parseScope, relate, type SegmentTest, segmentTest, startsWith } from './scope.ts';
+
+export interface RouteDef {
+  method: string;
+  path: string;
+  handlers: Handler[];
+}
+
+/** What one app holds: its own routes and middleware, and the apps mounted on it. */
+export interface AppParts<A> {
+  routes: RouteDef[];
+  middleware: { prefix: string; fn: Handler }[];
+  mounts: { prefix: string; app: A }[];
+}
+
+/** Middleware with its full scope, as decoded segments and as tests for the 404 path. */
+export interface ScopedMiddleware {
+  segments: Segment[];
+  tests: SegmentTest[];
+  fn: Handler;
+}
+
+/**
+ * Visit every route under `app` with its full path and the middleware above it, and return
+ * every app's middleware with full scopes.
+ */
+export function walkApps<A>(
+  partsOf: (app: A) => AppParts<A>,
+  app: A,
+  prefix: string,
+  parents: ScopedMiddleware[],
+  visit: (app: A, route: RouteDef, full: string, mws: ScopedMiddleware[]) => void,
+): ScopedMiddleware[] {
+  const { routes, middleware, mounts } = partsOf(app);
+  const own = middleware.map((m) => {
+    const segments = parseScope(joinPath(prefix, m.prefix));
+    return { segments, tests: segments.map(segmentTest), fn: m.fn };
+  });
+  const mws = [...parents, ...own];
+  for (const route of routes) visit(app, route, joinPath(prefix, route.path), mws);
+  const all = [...own];
+  for (const m of mounts) all.push(...walkApps(partsOf, m.app, joinPath(prefix, m.prefix), mws, visit));
+  return all;
+}
+
+/** A route variant's layers: the middleware whose scope covers it (guarded when only some requests are), then its handlers. */
+export function variantChain(mws: ScopedMiddleware[], variant: Segment[], handlers: Handler[]): Handler[] {
+  const chain: Handler[] = [];
+  for (const m of mws) {
+    const rel = relate(m.segments, variant);
+    if (rel === true) chain.push(m.fn);
+    else if (rel !== false) chain.push(guarded(rel, m.fn));
+  }
+  chain.push(...handlers);
+  return chain;
+}
+
+/** The middleware whose scope covers a path no route matched, and a key naming that set. */
+export function covering(scoped: ScopedMiddleware[], segments: string[]): { key: string; fns: Handler[] } {
+  let key = '';
+  const fns: Handler[] = [];
+  scoped.forEach((m, i) => {
+    if (!startsWith(segments, m.tests)) return;
+    key += `${i},`;
+    fns.push(m.fn);
+  });
+  return { key, fns };
+}
