@@ -38,9 +38,8 @@ export function bunWebSocketHandlers(open: OpenSockets) {
     closeOnBackpressureLimit: false,
     open(ws: BunSocket) {
       const sink = ws.data.upgrade.accept({
-        send(data) {
-          if (ws.readyState === 1) ws.send(data);
-        },
+        // Bun drops a send on a closed socket (it returns 0): no state check per message.
+        send: (data) => void ws.send(data),
         close: (code, reason) => ws.close(code, reason),
         terminate: () => ws.terminate(),
         buffered: () => ws.getBufferedAmount(),

@@ -41,14 +41,14 @@ export async function upgradeNode(upgrade: Upgrade, incoming: IncomingMessage, s
   const ws = await (loading ??= import('ws'));
   if (socket.destroyed) return;
   chosen.set(incoming, upgrade);
-  serverFor(ws, upgrade.maxMessageSize).handleUpgrade(incoming, socket, head, (client) => wire(client, upgrade, open));
+  serverFor(ws, upgrade.maxMessageSize).handleUpgrade(incoming, socket, head, (client) => wire(client, socket, upgrade, open));
 }
 
-function wire(client: WebSocket, upgrade: Upgrade, open: OpenSockets): void {
+function wire(client: WebSocket, socket: Duplex, upgrade: Upgrade, open: OpenSockets): void {
   const raw: RawSocket = {
     send(data) {
-      if (client.readyState !== 1) return;
-      client.send(data, afterWrite);
+      // No write callback: ws would call it for every frame. The socket's 'drain' below says when a full queue emptied.
+      if (client.readyState === 1) client.send(data);
     },
     close: (code, reason) => client.close(code, reason),
     terminate: () => client.terminate(),
@@ -60,9 +60,8 @@ function wire(client: WebSocket, upgrade: Upgrade, open: OpenSockets): void {
     nativeIdle: false,
   };
   const sink = upgrade.accept(raw);
-  function afterWrite(): void {
-    sink.drained();
-  }
+  // ws writes its frames straight to this socket (no compression, no Blobs): its drain is the queue's.
+  socket.on('drain', () => sink.drained());
   open.add(sink, () => client.terminate());
   client.on('message', (data, binary) => {
     const buf = data as Buffer;

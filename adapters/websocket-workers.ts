@@ -22,7 +22,12 @@ function upgradeWorker(upgrade: Upgrade): Response {
   let closing = false;
   const raw: RawSocket = {
     send(data) {
-      if (server.readyState === 1) server.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
+      // workerd throws on a send after close(); a try costs nothing, a readyState read crosses into C++.
+      try {
+        server.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
+      } catch {
+        // closed: dropped
+      }
     },
     close(code, reason) {
       closing = true;

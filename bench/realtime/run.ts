@@ -1,7 +1,7 @@
 // npm run bench:realtime -- [--runtime node,deno] [--framework rove,hono,raw] [--scenario sse,ws-echo]
 //   [--duration 10] [--warmup 2] [--rounds 3] [--connections 50]
 // Starts each runtime × framework server on a free loopback port, runs the load client
-// (load.ts) against it, and prints the median of the rounds. Run it under the bench lock:
+// (load.ts) against each in turn, round by round, and prints the median of the rounds. Run it under the bench lock:
 //   flock /work/bench.lock npm run bench:realtime -- --duration 2 --warmup 1 --rounds 1
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,32 +102,45 @@ async function main(): Promise<void> {
   const results: { runtime: Runtime; scenario: Scenario; framework: Framework; perSecond: number | null; rounds: number[]; errors: number; note?: string }[] =
     [];
   for (const runtime of runtimes) {
-    for (const framework of frameworks) {
-      const scratch = mkdtempSync(join(base, `${runtime}-${framework}-`));
-      const { child, url } = await launch(runtime, framework, scratch);
-      try {
-        for (const scenario of scenarios) {
-          const note = missing(runtime, framework, scenario);
-          if (note !== undefined) {
-            results.push({ runtime, scenario, framework, perSecond: null, rounds: [], errors: 0, note });
-            continue;
+    // Every framework's server runs at once, and the rounds alternate between them (the order
+    // rotating each round): round i of Rove and round i of Hono are measured a few seconds apart,
+    // so whatever else the machine does shifts both alike. An idle server costs next to nothing.
+    const servers: { framework: Framework; child: Child; url: string; scratch: string }[] = [];
+    try {
+      for (const framework of frameworks) {
+        const scratch = mkdtempSync(join(base, `${runtime}-${framework}-`));
+        servers.push({ framework, scratch, ...(await launch(runtime, framework, scratch)) });
+      }
+      for (const scenario of scenarios) {
+        const taking = servers.filter((s) => missing(runtime, s.framework, scenario) === undefined);
+        for (const s of servers) {
+          const note = missing(runtime, s.framework, scenario);
+          if (note !== undefined) results.push({ runtime, scenario, framework: s.framework, perSecond: null, rounds: [], errors: 0, note });
+        }
+        const figures = new Map<Framework, number[]>(taking.map((s) => [s.framework, []]));
+        const errors = new Map<Framework, number>(taking.map((s) => [s.framework, 0]));
+        for (let r = 0; r < rounds; r++) {
+          for (let k = 0; k < taking.length; k++) {
+            const s = taking[(r + k) % taking.length];
+            const out: LoadResult = await (scenario === 'sse' ? sseLoad : wsEchoLoad)({ url: s.url, ...load });
+            figures.get(s.framework)?.push(Math.round(out.perSecond));
+            errors.set(s.framework, (errors.get(s.framework) ?? 0) + out.errors);
           }
-          const figures: number[] = [];
-          let errors = 0;
-          for (let r = 0; r < rounds; r++) {
-            const out: LoadResult = await (scenario === 'sse' ? sseLoad : wsEchoLoad)({ url, ...load });
-            figures.push(Math.round(out.perSecond));
-            errors += out.errors;
-          }
-          const perSecond = median(figures);
-          results.push({ runtime, scenario, framework, perSecond, rounds: figures, errors });
+        }
+        for (const s of taking) {
+          const rs = figures.get(s.framework) ?? [];
+          const perSecond = median(rs);
+          const errs = errors.get(s.framework) ?? 0;
+          results.push({ runtime, scenario, framework: s.framework, perSecond, rounds: rs, errors: errs });
           console.log(
-            `${runtime.padEnd(12)} ${scenario.padEnd(8)} ${framework.padEnd(5)} ${String(perSecond).padStart(9)}/s  rounds ${figures.join(', ')}${errors ? `  errors ${errors}` : ''}`,
+            `${runtime.padEnd(12)} ${scenario.padEnd(8)} ${s.framework.padEnd(5)} ${String(perSecond).padStart(9)}/s  rounds ${rs.join(', ')}${errs ? `  errors ${errs}` : ''}`,
           );
         }
-      } finally {
-        await stopChild(child);
-        rmSync(scratch, { recursive: true, force: true });
+      }
+    } finally {
+      for (const s of servers) {
+        await stopChild(s.child);
+        rmSync(s.scratch, { recursive: true, force: true });
       }
     }
   }

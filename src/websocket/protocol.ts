@@ -19,7 +19,7 @@ export interface RawSocket {
   buffered(): number;
   /** Send a ping, where the runtime lets the server do so. */
   ping?(): void;
-  /** True when the adapter calls `drained()` itself; otherwise the session polls `buffered()`. */
+  /** True when the adapter calls `drained()` itself; then the session polls `buffered()` only rarely, as a fallback. */
   readonly drainEvents: boolean;
   /** True when the runtime runs the idle timeout itself (Deno's ping/pong). */
   readonly nativeIdle: boolean;

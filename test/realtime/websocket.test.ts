@@ -244,6 +244,40 @@ describe('upgradeWebSocket: the session', () => {
     sink.closed(1008, '');
   });
 
+  it('a waiting send resolves once the queue is low even if the runtime never reports the drain', async () => {
+    let ws: import('../../src/websocket/index.ts').WSContext | undefined;
+    const app = appWith({ onOpen: (s) => void (ws = s) }, { highWaterMark: 10, maxBufferedAmount: 1000 });
+    const { raw, sink } = await open(app);
+    raw.queued = 50;
+    let done = false;
+    const waiting = ws!.send('a').then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(done).toBe(false);
+    raw.queued = 0; // drained, and no drained() call: the fallback look at the queue finds it
+    await waiting;
+    expect(done).toBe(true);
+    sink.closed(1000, '');
+  });
+
+  it('sends far below the high-water mark do not ask the runtime for its queue; one that may pass it does', async () => {
+    let ws: import('../../src/websocket/index.ts').WSContext | undefined;
+    const app = appWith({ onOpen: (s) => void (ws = s) }, { highWaterMark: 1000 });
+    const { raw, sink } = await open(app);
+    const asked = vi.spyOn(raw, 'buffered');
+    for (let i = 0; i < 5; i++) await ws!.send('x'.repeat(20)); // at most 5 × (60 + 14) bytes queued
+    expect(asked).not.toHaveBeenCalled();
+    raw.queued = 1080; // what the runtime holds once the next send is queued: nothing was written yet
+    let done = false;
+    const waiting = ws!.send('x'.repeat(700)).then(() => (done = true)); // may pass 1000: ask, and wait
+    expect(asked).toHaveBeenCalled();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(done).toBe(false);
+    raw.queued = 0;
+    sink.drained();
+    await waiting;
+    sink.closed(1000, '');
+  });
+
   it('shutdown() closes with 1001 and drops a peer that never answers', async () => {
     const app = appWith({});
     const { raw, sink } = await open(app);
