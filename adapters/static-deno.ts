@@ -4,7 +4,8 @@
  * streamed (the whole file through `FsFile.readable`, Deno's own file body).
  * On Deno Deploy, `root` names a directory of the deployed project. The real
  * path a name resolved to is remembered for up to a second (bounded); the
- * file is opened and stat'ed afresh on every request.
+ * file is opened and stat'ed afresh on every request, and a revalidation
+ * (If-None-Match) costs one lstat.
  */
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
@@ -30,6 +31,7 @@ interface DenoFs {
   realPath(path: string): Promise<string>;
   realPathSync(path: string): string;
   stat(path: string): Promise<DenoStat>;
+  lstat(path: string): Promise<DenoStat>;
   open(path: string, options: { read: true }): Promise<DenoFile & { stat(): Promise<DenoStat> }>;
   cwd(): string;
 }
@@ -73,13 +75,15 @@ export function fileSource(root: string): FileSource {
       return null;
     }
   };
+  const where = async (rel: string) => {
+    const found = await resolve(rel);
+    recent.set(rel, found);
+    return found;
+  };
   return {
     async open(rel): Promise<OpenResult> {
-      let found = recent.get(rel);
-      if (found === undefined) {
-        found = await resolve(rel);
-        recent.set(rel, found);
-      }
+      const known = recent.get(rel);
+      const found = known === undefined ? await where(rel) : known;
       if (found === null) return undefined;
       if (found.kind === 'directory') return 'directory';
       const real = found.real;
@@ -116,6 +120,18 @@ export function fileSource(root: string): FileSource {
           },
           close,
         };
+      } catch {
+        return undefined;
+      }
+    },
+    // One lstat: a last name that turned into a symlink since realPath is no file here.
+    async stat(rel) {
+      const known = recent.get(rel);
+      const found = known === undefined ? await where(rel) : known;
+      if (found === null || found.kind !== 'file') return undefined;
+      try {
+        const st = await deno.lstat(found.real);
+        return st.isFile ? { size: st.size, mtimeMs: st.mtime === null ? Number.NaN : st.mtime.getTime() } : undefined;
       } catch {
         return undefined;
       }

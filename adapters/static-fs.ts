@@ -1,6 +1,6 @@
 // node:fs helpers of rove/static, shared by the Node and Bun adapters. The
 // callback API: per request it costs about half of what node:fs/promises does.
-import { close, constants, fstat, open, read, realpath, realpathSync, type Stats } from 'node:fs';
+import { close, constants, fstat, lstat, open, read, realpath, realpathSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 
 /** Files up to this size are read with one read() (one stream chunk's worth); larger ones stream. */
@@ -26,6 +26,11 @@ export function inside(root: string, real: string): boolean {
 /** realpath(3) of `path`, or undefined when it does not resolve. */
 export function realPath(path: string): Promise<string | undefined> {
   return new Promise((done) => realpath.native(path, (err, real) => done(err ? undefined : real)));
+}
+
+/** Size and mtime of the regular file at `path` (not following a symlink there), or undefined. */
+export function statFile(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  return new Promise((done) => lstat(path, (err, st) => done(err || !st.isFile() ? undefined : { size: st.size, mtimeMs: st.mtimeMs })));
 }
 
 /** An open file descriptor and its stats, or undefined. */
