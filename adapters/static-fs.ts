@@ -2,6 +2,7 @@
 // callback API: per request it costs about half of what node:fs/promises does.
 import { close, constants, fstat, lstat, open, read, realpath, realpathSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
+import type { FileVersion } from '../src/static/file-cache.ts';
 
 /** Files up to this size are read with one read() (one stream chunk's worth); larger ones stream. */
 export const SMALL_FILE = 64 * 1024;
@@ -28,9 +29,14 @@ export function realPath(path: string): Promise<string | undefined> {
   return new Promise((done) => realpath.native(path, (err, real) => done(err ? undefined : real)));
 }
 
-/** Size and mtime of the regular file at `path` (not following a symlink there), or undefined. */
-export function statFile(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  return new Promise((done) => lstat(path, (err, st) => done(err || !st.isFile() ? undefined : { size: st.size, mtimeMs: st.mtimeMs })));
+/** lstat(2) of `path` (a symlink there is reported as one, not followed), or undefined. */
+export function lstatOf(path: string): Promise<Stats | undefined> {
+  return new Promise((done) => lstat(path, (err, st) => done(err ? undefined : st)));
+}
+
+/** What identifies this version of a file, for the FileCache. */
+export function versionOf(st: Stats): FileVersion {
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 }
 
 /** An open file descriptor and its stats, or undefined. */
@@ -61,6 +67,11 @@ function readAt(fd: number, buf: Uint8Array, offset: number, length: number, pos
 export async function fileBody(fd: number, start: number, end: number): Promise<BodyInit> {
   const length = end - start + 1;
   if (length > SMALL_FILE) return streamFile(fd, start, length);
+  return readBytes(fd, start, length);
+}
+
+/** `length` bytes from `start` in one buffer (fewer when the file shrank since its stat). Closes `fd`. */
+export async function readBytes(fd: number, start: number, length: number): Promise<Uint8Array<ArrayBuffer>> {
   try {
     const buf = new Uint8Array(length);
     let got = 0;

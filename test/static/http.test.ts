@@ -1,10 +1,11 @@
 // rove/static over real HTTP on every runtime: the same app, the same fixture.
 // On workerd the files come from the Workers assets binding (Miniflare 4), so
 // validators, Range and HEAD lengths are the platform's; the path rules are Rove's.
-import { utimesSync, writeFileSync } from 'node:fs';
+import { renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTLED_MS } from '../../src/static/file-cache.ts';
 import { RUNTIMES } from '../conformance/servers.ts';
 import { abortAfterFirstChunk, BIG_SIZE, bigBytes, cssText, get, openFds, prepareRoot, SECRET, type Server, type StaticRoot, startStatic } from './harness.ts';
 
@@ -237,6 +238,27 @@ describe.each(RUNTIMES)('rove/static on %s', (runtime) => {
     expect((await req('/static/docs', anything)).status).toBe(301);
     expect((await req('/static/sub', anything)).status).toBe(404);
     expect((await req('/static/inner-link.css', anything)).status).toBe(304);
+  });
+
+  it.skipIf(workerd)('sends a small file from memory only while it is the same file', async () => {
+    const path = join(root.root, 'kept.css');
+    const old = 1_600_000_000;
+    writeFileSync(path, 'a { color: red }');
+    utimesSync(path, old, old);
+    await new Promise((r) => setTimeout(r, SETTLED_MS + 300)); // settled: now kept once read
+    for (let i = 0; i < 3; i++) expect((await req('/static/kept.css')).body.toString()).toBe('a { color: red }');
+    // Same size, the old mtime put back (as cp -p or rsync -t do): the ctime still tells.
+    writeFileSync(path, 'b { color: red }');
+    utimesSync(path, old, old);
+    expect((await req('/static/kept.css')).body.toString()).toBe('b { color: red }');
+    // Replaced by a rename: another inode.
+    writeFileSync(join(root.root, 'kept.tmp'), 'c { color: red }');
+    utimesSync(join(root.root, 'kept.tmp'), old, old);
+    renameSync(join(root.root, 'kept.tmp'), path);
+    expect((await req('/static/kept.css')).body.toString()).toBe('c { color: red }');
+    const range = await req('/static/kept.css', { range: 'bytes=2-6' });
+    expect(range.status).toBe(206);
+    expect(range.body.toString()).toBe('{ col');
   });
 
   it.skipIf(workerd)('revalidates against the file as it is now', async () => {
