@@ -104,7 +104,7 @@ export function cors(options: CorsOptions = {}): Handler {
     // A browser asks the same preflight again and again: an allowed answer's headers are kept (bounded).
     const key = `${allow}\n${method}\n${asked ?? ''}`;
     const known = answered.get(key);
-    if (known !== undefined) return new Response(null, { status: 204, headers: known });
+    if (known !== undefined) return noContent(known);
     if (!TOKEN.test(method)) refuse(c, 'method', origin, true, 'Access-Control-Request-Method is not a method name');
     if (!SIMPLE_METHODS.has(method) && !allowedMethods.has(method)) refuse(c, 'method', origin, true, `method ${echo(method)} is not allowed`);
     const requested = requestedHeaders(asked);
@@ -124,8 +124,19 @@ export function cors(options: CorsOptions = {}): Handler {
     if (preflightVary !== '') headers.vary = preflightVary;
     if (answered.size >= MAX_ANSWERS) answered.clear();
     answered.set(key, Object.freeze(headers));
-    return new Response(null, { status: 204, headers });
+    return noContent(headers);
   };
+}
+
+/**
+ * A 204 with these headers. Set one by one on the new Response: on Deno that costs a third of
+ * passing them in the init (which converts the record as WebIDL does); elsewhere the two cost the same.
+ */
+function noContent(headers: Readonly<Record<string, string>>): Response {
+  const res = new Response(null, { status: 204 });
+  const out = res.headers;
+  for (const name in headers) out.set(name, headers[name]);
+  return res;
 }
 
 /** The origin option as a function from a request's Origin to the value to send (null: refused). */
