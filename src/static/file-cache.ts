@@ -48,9 +48,9 @@ export class FileCache {
   #map = new Map<string, Entry>();
   #bytes = 0;
   constructor(
-    readonly maxBytes = CACHE_BYTES_MAX,
-    readonly maxFile = CACHE_FILE_MAX,
-    readonly maxEntries = CACHE_ENTRIES_MAX,
+    readonly maxBytes: number = CACHE_BYTES_MAX,
+    readonly maxFile: number = CACHE_FILE_MAX,
+    readonly maxEntries: number = CACHE_ENTRIES_MAX,
   ) {}
 
   /** The bytes kept for `key` when they are of `version`; a stale entry is dropped. */
