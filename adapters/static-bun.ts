@@ -70,6 +70,10 @@ export function fileSource(root: string): FileSource {
         close() {},
       };
     },
+    stat(rel) {
+      const found = recent.get(rel);
+      return found !== undefined && found !== null && found !== 'directory' ? found : undefined;
+    },
   };
 }
 

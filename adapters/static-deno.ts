@@ -1,14 +1,16 @@
 /**
  * rove/static on Deno and Deno Deploy (`deno serve`): files under `root` read
- * with Deno's own file API. Small files are read in one call; larger ones are
- * streamed (the whole file through `FsFile.readable`, Deno's own file body).
- * On Deno Deploy, `root` names a directory of the deployed project. The real
- * path a name resolved to is remembered for up to a second (bounded); the
- * file is opened and stat'ed afresh on every request.
+ * with Deno's own file API. On Deno Deploy, `root` names a directory of the
+ * deployed project. The real path a name resolved to is remembered for up to a
+ * second (bounded). Each request lstats that path: a revalidation is answered
+ * from it, and a small file whose bytes are kept (FileCache: same size, mtime,
+ * ctime and inode) is sent from memory. Otherwise the file is opened: small ones
+ * are read in one call (and kept when settled), larger ones streamed (the whole
+ * file through `FsFile.readable`, Deno's own file body).
  */
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
-import { serveFrom } from '../src/static/index.ts';
+import { FileCache, type FileStat, type FileVersion, inMemory, serveFrom } from '../src/static/index.ts';
 import { Recent } from '../src/static/recent.ts';
 
 export * from '../src/static/index.ts';
@@ -25,11 +27,13 @@ interface DenoStat {
   isDirectory: boolean;
   size: number;
   mtime: Date | null;
+  ctime?: Date | null;
+  ino: number | null;
 }
 interface DenoFs {
   realPath(path: string): Promise<string>;
   realPathSync(path: string): string;
-  stat(path: string): Promise<DenoStat>;
+  lstat(path: string): Promise<DenoStat>;
   open(path: string, options: { read: true }): Promise<DenoFile & { stat(): Promise<DenoStat> }>;
   cwd(): string;
 }
@@ -54,76 +58,112 @@ function inside(root: string, real: string): boolean {
 }
 
 /**
- * A FileSource over Deno's file API: realPath, containment check, stat, open.
+ * A FileSource over Deno's file API: realPath and the containment check (remembered for a
+ * second), then per request an lstat, and the kept bytes or the file opened.
  *
  * @example
  * const source = fileSource('public');
  */
 export function fileSource(root: string): FileSource {
   const base = realRoot(root);
-  // Where a name resolved and what it was (stat'ed first: opening a FIFO would wait for a writer), remembered for a second.
-  const recent = new Recent<{ real: string; kind: 'file' | 'directory' } | null>();
+  // Where a name resolved (null: nowhere inside the root), remembered for a second.
+  const recent = new Recent<string | null>();
+  const cache = new FileCache();
   const resolve = async (rel: string) => {
+    let real: string | null = null;
     try {
-      const real = await deno.realPath(`${base}/${rel}`);
-      if (!inside(base, real)) return null;
-      const pre = await deno.stat(real);
-      return pre.isDirectory ? { real, kind: 'directory' as const } : pre.isFile ? { real, kind: 'file' as const } : null;
+      real = await deno.realPath(`${base}/${rel}`);
     } catch {
-      return null;
+      // missing, or a loop: nothing to serve
     }
+    if (real !== null && !inside(base, real)) real = null;
+    recent.set(rel, real);
+    return real;
   };
-  return {
-    async open(rel): Promise<OpenResult> {
-      let found = recent.get(rel);
-      if (found === undefined) {
-        found = await resolve(rel);
-        recent.set(rel, found);
-      }
-      if (found === null) return undefined;
-      if (found.kind === 'directory') return 'directory';
-      const real = found.real;
+  // lstat, never stat: a last name that turned into a symlink since realPath is no file here.
+  // It comes before any open, too: opening a FIFO would wait for a writer.
+  const lstat = (real: string) => deno.lstat(real).catch(() => undefined);
+  const openReal = async (real: string): Promise<OpenResult> => {
+    const pre = await lstat(real);
+    if (pre === undefined) return undefined;
+    if (pre.isDirectory) return 'directory';
+    if (!pre.isFile) return undefined;
+    const kept = cache.get(real, versionOf(pre));
+    if (kept !== undefined) return inMemory(kept, mtimeOf(pre));
+    const statAt = Date.now();
+    let file: Awaited<ReturnType<DenoFs['open']>>;
+    try {
+      file = await deno.open(real, { read: true });
+    } catch {
+      return undefined;
+    }
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
       try {
-        const file = await deno.open(real, { read: true });
-        const st = await file.stat().catch((err) => {
-          file.close();
-          throw err;
-        });
-        if (!st.isFile) {
-          file.close();
-          return undefined;
-        }
-        let closed = false;
-        const close = () => {
-          if (closed) return;
-          closed = true;
-          try {
-            file.close();
-          } catch {
-            // already closed by its readable
-          }
-        };
-        return {
-          size: st.size,
-          mtimeMs: st.mtime === null ? Number.NaN : st.mtime.getTime(),
-          body: (start, end) => {
-            if (end - start + 1 <= SMALL_FILE) return readSmall(file, start, end, close);
-            if (start === 0 && end === st.size - 1) {
-              closed = true; // the readable closes the file at its end or on cancel
-              return file.readable;
-            }
-            return streamRange(file, start, end - start + 1, close);
-          },
-          close,
-        };
+        file.close();
       } catch {
+        // already closed by its readable
+      }
+    };
+    try {
+      const st = await file.stat();
+      if (!st.isFile) {
+        close();
         return undefined;
       }
+      if (st.size <= cache.maxFile) {
+        const bytes = await readSmall(file, 0, st.size - 1, close);
+        cache.offer(real, versionOf(st), bytes, statAt);
+        return inMemory(bytes, mtimeOf(st));
+      }
+      return {
+        size: st.size,
+        mtimeMs: mtimeOf(st),
+        body: (start, end) => {
+          if (end - start + 1 <= SMALL_FILE) return readSmall(file, start, end, close);
+          if (start === 0 && end === st.size - 1) {
+            closed = true; // the readable closes the file at its end or on cancel
+            return file.readable;
+          }
+          return streamRange(file, start, end - start + 1, close);
+        },
+        close,
+      };
+    } catch {
+      close();
+      return undefined;
+    }
+  };
+  const statReal = async (real: string): Promise<FileStat | undefined> => {
+    const st = await lstat(real);
+    return st?.isFile ? { size: st.size, mtimeMs: mtimeOf(st) } : undefined;
+  };
+  return {
+    open(rel) {
+      const known = recent.get(rel);
+      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : openReal(real)));
+      return known === null ? undefined : openReal(known);
+    },
+    // One lstat: what a revalidation needs, without opening the file.
+    stat(rel) {
+      const known = recent.get(rel);
+      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : statReal(real)));
+      return known === null ? undefined : statReal(known);
     },
   };
 }
 
-async function readSmall(file: DenoFile, start: number, end: number, close: () => void): Promise<BodyInit> {
+function mtimeOf(st: DenoStat): number {
+  return st.mtime === null ? Number.NaN : st.mtime.getTime();
+}
+
+function versionOf(st: DenoStat): FileVersion {
+  return { size: st.size, mtimeMs: mtimeOf(st), ctimeMs: st.ctime == null ? Number.NaN : st.ctime.getTime(), ino: st.ino ?? Number.NaN };
+}
+
+async function readSmall(file: DenoFile, start: number, end: number, close: () => void): Promise<Uint8Array<ArrayBuffer>> {
   try {
     const length = end - start + 1;
     const buf = new Uint8Array(length);

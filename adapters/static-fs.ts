@@ -1,7 +1,8 @@
 // node:fs helpers of rove/static, shared by the Node and Bun adapters. The
 // callback API: per request it costs about half of what node:fs/promises does.
-import { close, constants, fstat, open, read, realpath, realpathSync, type Stats } from 'node:fs';
+import { close, constants, fstat, lstat, open, read, realpath, realpathSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
+import type { FileVersion } from '../src/static/file-cache.ts';
 
 /** Files up to this size are read with one read() (one stream chunk's worth); larger ones stream. */
 export const SMALL_FILE = 64 * 1024;
@@ -26,6 +27,16 @@ export function inside(root: string, real: string): boolean {
 /** realpath(3) of `path`, or undefined when it does not resolve. */
 export function realPath(path: string): Promise<string | undefined> {
   return new Promise((done) => realpath.native(path, (err, real) => done(err ? undefined : real)));
+}
+
+/** lstat(2) of `path` (a symlink there is reported as one, not followed), or undefined. */
+export function lstatOf(path: string): Promise<Stats | undefined> {
+  return new Promise((done) => lstat(path, (err, st) => done(err ? undefined : st)));
+}
+
+/** What identifies this version of a file, for the FileCache. */
+export function versionOf(st: Stats): FileVersion {
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 }
 
 /** An open file descriptor and its stats, or undefined. */
@@ -56,6 +67,11 @@ function readAt(fd: number, buf: Uint8Array, offset: number, length: number, pos
 export async function fileBody(fd: number, start: number, end: number): Promise<BodyInit> {
   const length = end - start + 1;
   if (length > SMALL_FILE) return streamFile(fd, start, length);
+  return readBytes(fd, start, length);
+}
+
+/** `length` bytes from `start` in one buffer (fewer when the file shrank since its stat). Closes `fd`. */
+export async function readBytes(fd: number, start: number, length: number): Promise<Uint8Array<ArrayBuffer>> {
   try {
     const buf = new Uint8Array(length);
     let got = 0;

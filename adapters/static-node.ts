@@ -1,16 +1,17 @@
 /**
  * rove/static on Node (and the default for any runtime with node:fs): files
- * under `root`, opened once per request, small ones read in one call and
- * larger ones streamed in 64 KiB chunks. The real path a name resolved to is
- * remembered for up to a second (bounded); the file is opened and stat'ed
- * afresh on every request.
+ * under `root`. The real path a name resolved to is remembered for up to a
+ * second (bounded). Each request lstats that path: a revalidation is answered
+ * from it, and a small file whose bytes are kept (FileCache: same size, mtime,
+ * ctime and inode) is sent from memory. Otherwise the file is opened, small ones
+ * are read in one call (and kept when settled), larger ones streamed in 64 KiB chunks.
  */
 import { join } from 'node:path';
 import type { Handler } from '../src/compose.ts';
-import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
-import { serveFrom } from '../src/static/index.ts';
+import type { FileSource, FileStat, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
+import { FileCache, inMemory, serveFrom } from '../src/static/index.ts';
 import { Recent } from '../src/static/recent.ts';
-import { closeFd, fileBody, inside, openFile, realPath, realRoot } from './static-fs.ts';
+import { closeFd, fileBody, inside, lstatOf, openFile, readBytes, realPath, realRoot, versionOf } from './static-fs.ts';
 
 export * from '../src/static/index.ts';
 
@@ -25,30 +26,65 @@ export function fileSource(root: string): FileSource {
   const base = realRoot(root);
   // Where a name resolved (null: nowhere inside the root), remembered for a second.
   const recent = new Recent<string | null>();
+  const cache = new FileCache();
+  const resolve = async (rel: string): Promise<string | null> => {
+    const resolved = (await realPath(join(base, rel))) ?? null;
+    const real = resolved !== null && inside(base, resolved) ? resolved : null;
+    recent.set(rel, real);
+    return real;
+  };
+  /** The file at a real path as it is now: lstat first, then the kept bytes or the file opened. */
+  const openReal = async (real: string): Promise<OpenResult> => {
+    // lstat: a last name that turned into a symlink since realpath is no file here (and O_NOFOLLOW refuses it below).
+    const st = await lstatOf(real);
+    if (st === undefined) return undefined;
+    if (st.isDirectory()) return 'directory';
+    if (!st.isFile()) return undefined;
+    const kept = cache.get(real, versionOf(st));
+    if (kept !== undefined) return inMemory(kept, st.mtimeMs);
+    const statAt = Date.now();
+    const opened = await openFile(real);
+    if (opened === undefined) return undefined;
+    const { fd, stats } = opened;
+    if (!stats.isFile()) {
+      closeFd(fd);
+      return stats.isDirectory() ? 'directory' : undefined;
+    }
+    if (stats.size <= cache.maxFile) {
+      let bytes: Uint8Array<ArrayBuffer>;
+      try {
+        bytes = await readBytes(fd, 0, stats.size);
+      } catch {
+        return undefined;
+      }
+      cache.offer(real, versionOf(stats), bytes, statAt);
+      return inMemory(bytes, stats.mtimeMs);
+    }
+    return {
+      size: stats.size,
+      mtimeMs: stats.mtimeMs,
+      body: (start, end) => fileBody(fd, start, end),
+      close: () => closeFd(fd),
+    };
+  };
   return {
-    async open(rel): Promise<OpenResult> {
-      let real = recent.get(rel);
-      if (real === undefined) {
-        const resolved = (await realPath(join(base, rel))) ?? null;
-        real = resolved !== null && inside(base, resolved) ? resolved : null;
-        recent.set(rel, real);
-      }
-      if (real === null) return undefined;
-      const opened = await openFile(real);
-      if (opened === undefined) return undefined;
-      const { fd, stats } = opened;
-      if (!stats.isFile()) {
-        closeFd(fd);
-        return stats.isDirectory() ? 'directory' : undefined;
-      }
-      return {
-        size: stats.size,
-        mtimeMs: stats.mtimeMs,
-        body: (start, end) => fileBody(fd, start, end),
-        close: () => closeFd(fd),
-      };
+    open(rel) {
+      const known = recent.get(rel);
+      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : openReal(real)));
+      return known === null ? undefined : openReal(known);
+    },
+    // One lstat: what a revalidation needs, without opening the file.
+    stat(rel) {
+      const known = recent.get(rel);
+      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : statFile(real)));
+      return known === null ? undefined : statFile(known);
     },
   };
+}
+
+async function statFile(real: string): Promise<FileStat | undefined> {
+  const st = await lstatOf(real);
+  return st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
 }
 
 /**

@@ -144,6 +144,8 @@ function parse(text: string, id: string | undefined): LoadedSession | null {
 
 async function commit(c: Context<any, any>, s: Session, config: Config): Promise<void> {
   const state = sessionInternals.state(s);
+  // Only read: no cookie to send, no store to update, nothing to tell listeners.
+  if (!state.dirty && !state.destroyed && state.obsolete.length === 0) return;
   // A load that failed already answered (its error went through onError): nothing to save.
   const ok = await state.loading?.then(
     () => true,

@@ -55,11 +55,13 @@ export function checkSecrets(keys: string | readonly string[] | undefined, featu
 export function sealer(secrets: readonly string[], purpose: string): Sealer {
   const aad = encoder.encode(purpose);
   // Derived on first use, not when registered: Workers refuse crypto work at global scope.
-  let keys: Promise<CryptoKey[]> | undefined;
-  const derived = () => (keys ??= Promise.all(secrets.map((s) => deriveKey(s, purpose))));
+  let deriving: Promise<CryptoKey[]> | undefined;
+  // Once derived, the keys are used without awaiting a promise on every request.
+  let keys: CryptoKey[] | undefined;
+  const derived = () => (deriving ??= Promise.all(secrets.map((s) => deriveKey(s, purpose))).then((k) => (keys = k)));
   return {
     async seal(plain) {
-      const [key] = await derived();
+      const [key] = keys ?? (await derived());
       const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
       const cipher = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, encoder.encode(plain)));
       const out = new Uint8Array(1 + IV_BYTES + cipher.length);
@@ -74,7 +76,7 @@ export function sealer(secrets: readonly string[], purpose: string): Sealer {
       if (bytes === null || bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) return null;
       const iv = bytes.subarray(1, 1 + IV_BYTES);
       const cipher = bytes.subarray(1 + IV_BYTES);
-      for (const key of await derived()) {
+      for (const key of keys ?? (await derived())) {
         try {
           const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, cipher);
           return decoder.decode(plain);

@@ -10,7 +10,7 @@ import { mimeType } from './mime.ts';
 import type { ServeStaticOptions } from './options.ts';
 import { normalizePrefix, staticPath } from './path.ts';
 import { parseRange } from './range.ts';
-import type { FileSource, OpenResult, StaticFile } from './source.ts';
+import type { FileSource, FileStat, OpenResult, StaticFile } from './source.ts';
 
 const SIBLINGS = [
   ['br', '.br'],
@@ -45,17 +45,29 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     throw new TypeError(`serveStatic: index must be a file name, not ${JSON.stringify(index)}`);
   }
 
-  /** The answer for an opened file (Response, or a promise when its body is read first). */
-  const respond = (c: Context<any, any>, file: StaticFile, rel: string, encoding: string | undefined, header: Header, rangeHeader: string | undefined) => {
-    const method = c.req.method;
-    const out: Record<string, string> = { 'content-type': mimeType(rel, types) };
+  /** The headers every answer for a file carries, and its validators; `rel` adds the content type (a 304 has none). */
+  const fileHeaders = (file: FileStat, rel: string | undefined) => {
+    const out: Record<string, string> = rel === undefined ? {} : { 'content-type': mimeType(rel, types) };
     const etag = useEtag ? fileEtag(file.size, file.mtimeMs) : undefined;
     const lastModified = useLastModified && Number.isFinite(file.mtimeMs) ? httpDate(file.mtimeMs) : undefined;
     if (etag !== undefined) out.etag = etag;
     if (lastModified !== undefined) out['last-modified'] = lastModified;
     if (cacheControl !== undefined) out['cache-control'] = cacheControl;
     if (precompressed) out.vary = 'Accept-Encoding';
+    return { out, etag, lastModified };
+  };
 
+  /** The 304 for a fresh copy, or undefined when the client's copy is stale (or it sent no validator). */
+  const fresh = (c: Context<any, any>, file: FileStat, header: Header) => {
+    const { out, etag } = fileHeaders(file, undefined);
+    if (!notModified(header, etag, useLastModified ? file.mtimeMs : undefined)) return undefined;
+    return c.body(null, 304, out);
+  };
+
+  /** The answer for an opened file (Response, or a promise when its body is read first). */
+  const respond = (c: Context<any, any>, file: StaticFile, rel: string, encoding: string | undefined, header: Header, rangeHeader: string | undefined) => {
+    const method = c.req.method;
+    const { out, etag, lastModified } = fileHeaders(file, rel);
     if (notModified(header, etag, useLastModified ? file.mtimeMs : undefined)) {
       file.close();
       delete out['content-type'];
@@ -130,6 +142,8 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     return respond(c, found, rel, undefined, header, rangeHeader);
   };
 
+  const stat = source.stat?.bind(source);
+
   // Not async: where the source answers at once (Bun), no promise is made on the way.
   return (c, next) => {
     const method = c.req.method;
@@ -150,9 +164,19 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     if (precompressed && rangeHeader === undefined && pickEncoding(header('accept-encoding') ?? null, ENCODINGS) !== undefined) {
       return withSiblings(c, rel, target.dir, header, next);
     }
-    const found = source.open(rel);
-    if (found instanceof Promise) return found.then((f) => opened(c, f, rel, target.dir, header, rangeHeader, next));
-    return opened(c, found, rel, target.dir, header, rangeHeader, next);
+    const open = () => {
+      const found = source.open(rel);
+      if (found instanceof Promise) return found.then((f) => opened(c, f, rel, target.dir, header, rangeHeader, next));
+      return opened(c, found, rel, target.dir, header, rangeHeader, next);
+    };
+    // A revalidation (If-None-Match, If-Modified-Since) is answered from a stat when the source
+    // can give one: the file is opened only when the client's copy is stale.
+    if (stat !== undefined && (useEtag || useLastModified) && (header('if-none-match') !== undefined || header('if-modified-since') !== undefined)) {
+      const meta = stat(rel);
+      if (meta instanceof Promise) return meta.then((m) => (m === undefined ? undefined : fresh(c, m, header)) ?? open());
+      return (meta === undefined ? undefined : fresh(c, meta, header)) ?? open();
+    }
+    return open();
   };
 }
 

@@ -16,6 +16,13 @@ export interface StaticFile {
   close(): void;
 }
 
+/** Size and modification time of a regular file, looked up without opening it. */
+export interface FileStat {
+  readonly size: number;
+  /** Modification time in epoch ms; NaN when the source cannot tell. */
+  readonly mtimeMs: number;
+}
+
 /** What `open` found at a relative path. */
 export type OpenResult = StaticFile | 'directory' | undefined;
 
@@ -28,4 +35,10 @@ export type OpenResult = StaticFile | 'directory' | undefined;
 export interface FileSource {
   /** May answer at once (no promise) when the lookup is synchronous or remembered. */
   open(rel: string): OpenResult | Promise<OpenResult>;
+  /**
+   * Optional: what a conditional request needs (size, mtime) of a regular file inside the
+   * root, under the same containment rules as `open`, without opening it, so a 304 costs
+   * one lookup. Undefined for anything else: the middleware then opens the path as usual.
+   */
+  stat?(rel: string): FileStat | undefined | Promise<FileStat | undefined>;
 }

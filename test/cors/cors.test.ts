@@ -41,6 +41,21 @@ describe('cors > preflight', () => {
     expect(await res.text()).toBe('');
   });
 
+  it('answers a repeated preflight the same, and a remembered answer serves no other origin, method or headers', async () => {
+    const app = makeApp({ origin: (o) => o === APP || o === 'https://b.example', methods: ['GET', 'PUT'], headers: ['content-type'] });
+    const first = await preflight(app, APP, 'PUT', 'content-type');
+    const again = await preflight(app, APP, 'PUT', 'content-type');
+    expect(again.status).toBe(204);
+    expect([...again.headers]).toEqual([...first.headers]);
+    const other = await preflight(app, 'https://b.example', 'PUT', 'content-type');
+    expect(other.headers.get('access-control-allow-origin')).toBe('https://b.example');
+    expect((await preflight(app, EVIL, 'PUT', 'content-type')).status).toBe(403);
+    expect((await preflight(app, APP, 'DELETE', 'content-type')).status).toBe(403);
+    expect((await preflight(app, APP, 'PUT', 'content-type, x-secret')).status).toBe(403);
+    // Many distinct asks stay bounded and keep answering right.
+    for (let i = 0; i < 600; i++) expect((await preflight(app, APP, 'PUT', i % 2 ? 'content-type' : ` content-type${' '.repeat(i % 7)}`)).status).toBe(204);
+  });
+
   it('answers preflights on paths with no OPTIONS route, and on unknown paths under the prefix', async () => {
     const app = makeApp({ origin: APP });
     expect((await preflight(app, APP, 'PUT', undefined, '/api/unknown')).status).toBe(204);

@@ -1,8 +1,11 @@
 // rove/static over real HTTP on every runtime: the same app, the same fixture.
 // On workerd the files come from the Workers assets binding (Miniflare 4), so
 // validators, Range and HEAD lengths are the platform's; the path rules are Rove's.
+import { renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTLED_MS } from '../../src/static/file-cache.ts';
 import { RUNTIMES } from '../conformance/servers.ts';
 import { abortAfterFirstChunk, BIG_SIZE, bigBytes, cssText, get, openFds, prepareRoot, SECRET, type Server, type StaticRoot, startStatic } from './harness.ts';
 
@@ -212,6 +215,67 @@ describe.each(RUNTIMES)('rove/static on %s', (runtime) => {
     const inner = await req('/static/inner-link.css');
     expect(inner.status).toBe(200);
     expect(inner.body.toString()).toBe(CSS);
+  });
+
+  it.skipIf(workerd)('keeps every rule on a revalidation: escapes, FIFOs and missing files never answer 304', async () => {
+    const anything = { 'if-none-match': '*' };
+    const future = { 'if-modified-since': new Date(Date.now() + 86_400_000).toUTCString() };
+    for (const path of [
+      '/static/escape.txt',
+      '/static/escape-rel.txt',
+      '/static/escape-dir/secret.txt',
+      '/static/fifo.css',
+      '/static/missing.css',
+      ...ATTACKS,
+    ]) {
+      for (const headers of [anything, future]) {
+        const a = await req(path, headers);
+        expect([400, 404, 414], path).toContain(a.status);
+        expect(a.body.toString(), path).not.toContain(SECRET);
+      }
+    }
+    // A directory still redirects to its slash form, and the link inside the root revalidates.
+    expect((await req('/static/docs', anything)).status).toBe(301);
+    expect((await req('/static/sub', anything)).status).toBe(404);
+    expect((await req('/static/inner-link.css', anything)).status).toBe(304);
+  });
+
+  it.skipIf(workerd)('sends a small file from memory only while it is the same file', async () => {
+    const path = join(root.root, 'kept.css');
+    const old = 1_600_000_000;
+    writeFileSync(path, 'a { color: red }');
+    utimesSync(path, old, old);
+    await new Promise((r) => setTimeout(r, SETTLED_MS + 300)); // settled: now kept once read
+    for (let i = 0; i < 3; i++) expect((await req('/static/kept.css')).body.toString()).toBe('a { color: red }');
+    // Same size, the old mtime put back (as cp -p or rsync -t do): the ctime still tells.
+    writeFileSync(path, 'b { color: red }');
+    utimesSync(path, old, old);
+    expect((await req('/static/kept.css')).body.toString()).toBe('b { color: red }');
+    // Replaced by a rename: another inode.
+    writeFileSync(join(root.root, 'kept.tmp'), 'c { color: red }');
+    utimesSync(join(root.root, 'kept.tmp'), old, old);
+    renameSync(join(root.root, 'kept.tmp'), path);
+    expect((await req('/static/kept.css')).body.toString()).toBe('c { color: red }');
+    const range = await req('/static/kept.css', { range: 'bytes=2-6' });
+    expect(range.status).toBe(206);
+    expect(range.body.toString()).toBe('{ col');
+  });
+
+  it.skipIf(workerd)('revalidates against the file as it is now', async () => {
+    const path = join(root.root, 'changing.css');
+    writeFileSync(path, 'a { color: red }');
+    utimesSync(path, 1_600_000_000, 1_600_000_000);
+    const first = await req('/static/changing.css');
+    expect(first.status).toBe(200);
+    expect((await req('/static/changing.css', { 'if-none-match': String(first.headers.etag) })).status).toBe(304);
+    writeFileSync(path, 'a { color: blue; }');
+    utimesSync(path, 1_700_000_000, 1_700_000_000);
+    // Bun remembers a file's size and mtime for up to a second (RECENT_TTL_MS).
+    await new Promise((r) => setTimeout(r, 1100));
+    const after = await req('/static/changing.css', { 'if-none-match': String(first.headers.etag) });
+    expect(after.status).toBe(200);
+    expect(after.body.toString()).toBe('a { color: blue; }');
+    expect(after.headers.etag).not.toBe(first.headers.etag);
   });
 
   it('leaves other methods to the app', async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from '../../adapters/static-node.ts';
 import { App } from '../../src/index.ts';
+import { type FileSource, inMemory, serveFrom } from '../../src/static/index.ts';
 import { prepareRoot, type StaticRoot } from './harness.ts';
 
 let root: StaticRoot;
@@ -66,5 +67,55 @@ describe('serveStatic in an app', () => {
     expect(() => serveStatic({ root: root.root, index: '../x' })).toThrow(TypeError);
     expect(() => serveStatic({ root: root.root, cacheControl: 'a\r\nb' })).toThrow(TypeError);
     expect(() => serveStatic({ root: root.root, prefix: '/a/../b' })).toThrow(TypeError);
+  });
+});
+
+describe('serveFrom with a source that can stat', () => {
+  const bytes = new TextEncoder().encode('body { color: red }');
+  const mtimeMs = Date.UTC(2024, 0, 2, 3, 4, 5);
+  function counting() {
+    const calls = { open: 0, stat: 0 };
+    const source: FileSource = {
+      open(rel) {
+        calls.open++;
+        return rel === 'app.css' ? inMemory(bytes, mtimeMs) : undefined;
+      },
+      stat(rel) {
+        calls.stat++;
+        return Promise.resolve(rel === 'app.css' ? { size: bytes.length, mtimeMs } : undefined);
+      },
+    };
+    const app = new App();
+    app.use('/s', serveFrom(source, { prefix: '/s', cacheControl: 'max-age=60' }));
+    return { app, calls };
+  }
+
+  it('answers a fresh revalidation from stat alone, with the headers the opened file would give', async () => {
+    const { app, calls } = counting();
+    const full = await call(app, '/s/app.css');
+    expect(calls).toEqual({ open: 1, stat: 0 }); // no validator: straight to open
+    const etag = full.headers.get('etag')!;
+    const fresh = await call(app, '/s/app.css', { headers: { 'if-none-match': etag } });
+    expect(fresh.status).toBe(304);
+    expect(calls).toEqual({ open: 1, stat: 1 });
+    // The same answer as from a source without stat (which opens the file, then compares).
+    const plain = new App();
+    plain.use('/s', serveFrom({ open: () => inMemory(bytes, mtimeMs) }, { prefix: '/s', cacheControl: 'max-age=60' }));
+    const viaOpen = await call(plain, '/s/app.css', { headers: { 'if-none-match': etag } });
+    expect(viaOpen.status).toBe(304);
+    expect([...fresh.headers]).toEqual([...viaOpen.headers]);
+    const since = await call(app, '/s/app.css', { headers: { 'if-modified-since': full.headers.get('last-modified')! } });
+    expect(since.status).toBe(304);
+    expect(calls.open).toBe(1);
+  });
+
+  it('opens the file when the copy is stale, or the path is not a file the source can stat', async () => {
+    const { app, calls } = counting();
+    const stale = await call(app, '/s/app.css', { headers: { 'if-none-match': 'W/"other"' } });
+    expect(stale.status).toBe(200);
+    expect(await stale.text()).toBe('body { color: red }');
+    expect(calls).toEqual({ open: 1, stat: 1 });
+    expect((await call(app, '/s/missing.css', { headers: { 'if-none-match': '*' } })).status).toBe(404);
+    expect(calls).toEqual({ open: 2, stat: 2 });
   });
 });
