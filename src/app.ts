@@ -57,6 +57,8 @@ export class App<E extends Env = Env> {
   #router: Router<CompiledRoute> | null = null;
   #scoped: ScopedMiddleware[] = [];
   #unmatchedChains = new Map<string, Chain>();
+  /** Raw path -> its 404/405 chain, so a repeated preflight or 404 skips decoding and the scope scan. */
+  #unmatchedByPath = new Map<string, Chain>();
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
   #check: ServerBinding['check'];
@@ -338,6 +340,7 @@ export class App<E extends Env = Env> {
     const router = new Router<CompiledRoute>();
     this.#rootError = this.#errorResponder(this);
     this.#unmatchedChains = new Map();
+    this.#unmatchedByPath = new Map();
     this.#scoped = this.#walk((app, route, full, mws) => {
       const onError = app === this ? this.#rootError! : this.#errorResponder(app);
       router.add(route.method, full, (variant) => ({ chain: compose(variantChain(mws, variant, route.handlers), onError), onError, pattern: full }));
@@ -365,6 +368,8 @@ export class App<E extends Env = Env> {
 
   /** 404, 405 and automatic OPTIONS, run through the middleware whose scope covers the path. */
   #unmatched(c: Context<E>): Response | Promise<Response> {
+    const known = this.#unmatchedByPath.get(c.path);
+    if (known !== undefined) return this.#run(c, known, this.#rootError!);
     const segments = decodeSegments(c.path);
     if (segments === null) return this.#fail(new HttpError(400, 'Malformed percent-encoding'), c, this.#rootError!);
     const { key, fns } = covering(this.#scoped, segments);
@@ -373,6 +378,8 @@ export class App<E extends Env = Env> {
       chain = compose([...fns, this.#noRoute], this.#rootError!);
       if (this.#unmatchedChains.size < MAX_UNMATCHED_CHAINS) this.#unmatchedChains.set(key, chain);
     }
+    // Bounded like the chains: paths are the client's to choose, so the map stops growing when full.
+    if (this.#unmatchedByPath.size < MAX_UNMATCHED_CHAINS) this.#unmatchedByPath.set(c.path, chain);
     return this.#run(c, chain, this.#rootError!);
   }
 
