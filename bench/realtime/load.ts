@@ -12,11 +12,15 @@ export interface LoadOptions {
   connections: number;
   warmupMs: number;
   durationMs: number;
+  /** Called as the measured window opens and closes (the runner reads the server's CPU there). */
+  onWindow?: (phase: 'start' | 'end') => void;
 }
 
 export interface LoadResult {
   /** Events (sse) or round trips (ws-echo) per second, all connections together. */
   perSecond: number;
+  /** Events or round trips counted in the measured window. */
+  messages: number;
   /** Connections that failed or closed during the run. */
   errors: number;
 }
@@ -56,10 +60,10 @@ export async function sseLoad(o: LoadOptions): Promise<LoadResult> {
     req.end();
     return req;
   });
-  const perSecond = await measuredRate(o, () => count);
+  const { perSecond, messages } = await measuredRate(o, () => count);
   stopping = true;
   for (const r of requests) r.destroy();
-  return { perSecond, errors };
+  return { perSecond, messages, errors };
 }
 
 export async function wsEchoLoad(o: LoadOptions): Promise<LoadResult> {
@@ -89,17 +93,21 @@ export async function wsEchoLoad(o: LoadOptions): Promise<LoadResult> {
         }),
     ),
   );
-  const perSecond = await measuredRate(o, () => count);
+  const { perSecond, messages } = await measuredRate(o, () => count);
   stopping = true;
   for (const ws of sockets) ws.terminate();
-  return { perSecond, errors };
+  return { perSecond, messages, errors };
 }
 
 /** After the warm-up, how fast `counted()` grows over the measured window, per second. */
-async function measuredRate(o: LoadOptions, counted: () => number): Promise<number> {
+async function measuredRate(o: LoadOptions, counted: () => number): Promise<{ perSecond: number; messages: number }> {
   await sleep(o.warmupMs);
+  o.onWindow?.('start');
   const start = counted();
   const t0 = performance.now();
   await sleep(o.durationMs);
-  return (counted() - start) / ((performance.now() - t0) / 1000);
+  const messages = counted() - start;
+  const seconds = (performance.now() - t0) / 1000;
+  o.onWindow?.('end');
+  return { perSecond: messages / seconds, messages };
 }

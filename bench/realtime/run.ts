@@ -1,14 +1,18 @@
 // npm run bench:realtime -- [--runtime node,deno] [--framework rove,hono,raw] [--scenario sse,ws-echo]
-//   [--duration 10] [--warmup 2] [--rounds 3] [--connections 50]
+//   [--duration 10] [--warmup 2] [--rounds 3] [--connections 50] [--pin auto|off] [--out file.json]
 // Starts each runtime × framework server on a free loopback port, runs the load client
-// (load.ts) against each in turn, round by round, and prints the median of the rounds. Run it under the bench lock:
+// (load.ts) against each in turn, round by round, and prints the median of the rounds: the rate
+// and the server's own CPU time per message (its process tree's utime+stime over the measured
+// window), with Rove's ratios over Hono and raw per round. Run it under the bench lock:
 //   flock /work/bench.lock npm run bench:realtime -- --duration 2 --warmup 1 --rounds 1
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, freePort, killAllNow, ROOT, resolveBin, startChild, stopAll, stopChild } from '../lib/proc.ts';
+import { pinnedCommand, pinningText, setUpPinning } from '../lib/pin.ts';
+import { type Child, cpuDeltaUs, freePort, killAllNow, processTree, ROOT, resolveBin, startChild, stopAll, stopChild, treeCpuUs } from '../lib/proc.ts';
 import { bundleWorker, workerdConfig } from '../lib/workerd.ts';
 import { type LoadResult, sseLoad, wsEchoLoad } from './load.ts';
+import { type Comparison, compare, comparisonText } from './ratios.ts';
 
 const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
 const FRAMEWORKS = ['rove', 'hono', 'raw'] as const;
@@ -64,7 +68,9 @@ async function launch(runtime: Runtime, framework: Framework, scratch: string): 
       break;
     }
   }
-  const child = startChild(bin, args, { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' });
+  // Pinned like the main bench: servers on their core(s), this runner (the load client) on the last one.
+  const cmd = pinnedCommand(bin, args);
+  const child = startChild(cmd.bin, cmd.args, { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' });
   const url = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -97,10 +103,24 @@ async function main(): Promise<void> {
     durationMs: Number(f.duration ?? 10) * 1000,
   };
   const rounds = Number(f.rounds ?? 3);
+  if (f.pin !== undefined && f.pin !== 'auto' && f.pin !== 'off') throw new Error(`--pin takes auto or off, got "${f.pin}"`);
+  const pinning = setUpPinning(f.pin === 'off' ? 'off' : 'auto');
+  console.log(`pinning: ${pinningText(pinning)}`);
   const base = join(tmpdir(), 'rove-bench-realtime');
   mkdirSync(base, { recursive: true });
-  const results: { runtime: Runtime; scenario: Scenario; framework: Framework; perSecond: number | null; rounds: number[]; errors: number; note?: string }[] =
-    [];
+  const results: {
+    runtime: Runtime;
+    scenario: Scenario;
+    framework: Framework;
+    perSecond: number | null;
+    rounds: number[];
+    errors: number;
+    note?: string;
+    /** Server CPU time (process tree, utime+stime) per event or round trip: median, and per round. */
+    cpuUsPerMessage?: number | null;
+    roundsCpuUsPerMessage?: (number | null)[];
+  }[] = [];
+  const comparisons: { runtime: Runtime; scenario: Scenario; over: Framework; rate: Comparison | null; cpu: Comparison | null }[] = [];
   for (const runtime of runtimes) {
     // Every framework's server runs at once, and the rounds alternate between them (the order
     // rotating each round): round i of Rove and round i of Hono are measured a few seconds apart,
@@ -119,22 +139,46 @@ async function main(): Promise<void> {
         }
         const figures = new Map<Framework, number[]>(taking.map((s) => [s.framework, []]));
         const errors = new Map<Framework, number>(taking.map((s) => [s.framework, 0]));
+        const cpus = new Map<Framework, (number | null)[]>(taking.map((s) => [s.framework, []]));
         for (let r = 0; r < rounds; r++) {
           for (let k = 0; k < taking.length; k++) {
             const s = taking[(r + k) % taking.length];
-            const out: LoadResult = await (scenario === 'sse' ? sseLoad : wsEchoLoad)({ url: s.url, ...load });
+            // The server's process tree (workerd: the workerd process) over the measured window only;
+            // the tree is read again at the end for processes started during it, as the main bench does.
+            let pids: number[] = [];
+            let cpu0 = new Map<number, number>();
+            let cpuUs: number | null = null;
+            const onWindow = (phase: 'start' | 'end') => {
+              if (phase === 'start') {
+                pids = processTree(s.child.pid);
+                cpu0 = treeCpuUs(pids);
+              } else cpuUs = cpuDeltaUs(cpu0, treeCpuUs([...new Set([...pids, ...processTree(s.child.pid)])]));
+            };
+            const out: LoadResult = await (scenario === 'sse' ? sseLoad : wsEchoLoad)({ url: s.url, ...load, onWindow });
             figures.get(s.framework)?.push(Math.round(out.perSecond));
             errors.set(s.framework, (errors.get(s.framework) ?? 0) + out.errors);
+            cpus.get(s.framework)?.push(cpuUs !== null && out.messages > 0 ? Math.round((cpuUs / out.messages) * 100) / 100 : null);
           }
         }
         for (const s of taking) {
           const rs = figures.get(s.framework) ?? [];
           const perSecond = median(rs);
           const errs = errors.get(s.framework) ?? 0;
-          results.push({ runtime, scenario, framework: s.framework, perSecond, rounds: rs, errors: errs });
+          const cs = cpus.get(s.framework) ?? [];
+          const known = cs.filter((c): c is number => c !== null);
+          const cpuUsPerMessage = known.length ? median(known) : null;
+          results.push({ runtime, scenario, framework: s.framework, perSecond, rounds: rs, errors: errs, cpuUsPerMessage, roundsCpuUsPerMessage: cs });
           console.log(
-            `${runtime.padEnd(12)} ${scenario.padEnd(8)} ${s.framework.padEnd(5)} ${String(perSecond).padStart(9)}/s  rounds ${rs.join(', ')}${errs ? `  errors ${errs}` : ''}`,
+            `${runtime.padEnd(12)} ${scenario.padEnd(8)} ${s.framework.padEnd(5)} ${String(perSecond).padStart(9)}/s  rounds ${rs.join(', ')}` +
+              `  cpu ${cpuUsPerMessage ?? '?'} µs/msg  rounds ${cs.map((c) => c ?? '?').join(', ')}${errs ? `  errors ${errs}` : ''}`,
           );
+        }
+        const rove = taking.find((s) => s.framework === 'rove');
+        for (const over of ['hono', 'raw'] as const) {
+          if (!rove || !taking.some((s) => s.framework === over)) continue;
+          const rate = compare(figures.get('rove') ?? [], figures.get(over) ?? [], 'rate');
+          const cpu = compare(cpus.get('rove') ?? [], cpus.get(over) ?? [], 'cpu');
+          comparisons.push({ runtime, scenario, over, rate, cpu });
         }
       }
     } finally {
@@ -154,7 +198,21 @@ async function main(): Promise<void> {
       console.log(`| ${runtime} | ${scenario} | ${cell(rove)} | ${cell(hono)} | ${cell(raw)} | ${ratio(rove, hono)} | ${ratio(rove, raw)} |`);
     }
   }
-  if (f.out) writeFileSync(f.out, `${JSON.stringify({ load, rounds, results }, null, 2)}\n`);
+  // Per-round ratios, higher is better for Rove: rate rove ÷ peer, CPU per message peer ÷ rove.
+  console.log(
+    '\n| runtime | scenario | rove cpu µs/msg | hono | raw | rove/hono rate | rove/hono cpu | rove/raw rate | rove/raw cpu |\n|---|---|---:|---:|---:|---|---|---|---|',
+  );
+  for (const runtime of runtimes) {
+    for (const scenario of scenarios) {
+      const cpuOf = (fw: Framework) => results.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === fw)?.cpuUsPerMessage ?? '—';
+      const cmp = (over: Framework) => comparisons.find((c) => c.runtime === runtime && c.scenario === scenario && c.over === over);
+      const [h, w] = [cmp('hono'), cmp('raw')];
+      console.log(
+        `| ${runtime} | ${scenario} | ${cpuOf('rove')} | ${cpuOf('hono')} | ${cpuOf('raw')} | ${comparisonText(h?.rate ?? null)} | ${comparisonText(h?.cpu ?? null)} | ${comparisonText(w?.rate ?? null)} | ${comparisonText(w?.cpu ?? null)} |`,
+      );
+    }
+  }
+  if (f.out) writeFileSync(f.out, `${JSON.stringify({ load, rounds, pinning, results, comparisons }, null, 2)}\n`);
 }
 
 // Interrupted (Ctrl-C, a timeout): stop the servers started, by pid, before leaving.
