@@ -1,5 +1,6 @@
 // How each runtime × framework is started: the command line of a direct
 // child process running the real runtime binary.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameworkId, RuntimeId } from './config.ts';
@@ -71,14 +72,24 @@ export function launchFor(o: LaunchOptions): Launch {
   if (group && o.runtime === 'deno-deploy') env.DENO_JOBS = String(o.processes);
   switch (o.runtime) {
     case 'node': {
-      const args = ['--import', 'tsx'];
+      // Every framework's node target runs as one JavaScript file that esbuild compiled at start, as
+      // users deploy it (and as the workerd targets run): under tsx, its per-file transform (keepNames
+      // and the rest) lands on whichever framework has more TypeScript of its own. The worker-pool
+      // variant keeps tsx: its pool loads a separate task module next to the entry.
+      const bundled = o.variant !== 'workers';
+      const args = bundled ? [] : ['--import', 'tsx'];
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
         // One directory per target: node writes one file per thread (tsx's loader hooks run in their own).
         const dir = join(o.cpuProfDir, `node-${o.framework}-${o.variant}`);
         args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', dir);
       }
-      return { bin: resolveBin('node'), args: [...args, entry], env };
+      let main = entry;
+      if (bundled) {
+        main = join(o.workDir, `node-${o.framework}-${o.variant}-${o.port}.mjs`);
+        bundleNode(join(ROOT, entry), main);
+      }
+      return { bin: resolveBin('node'), args: [...args, main], env };
     }
     case 'deno':
       return {
@@ -113,5 +124,29 @@ export function launchFor(o: LaunchOptions): Launch {
       writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js', ...db }));
       return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env };
     }
+  }
+}
+
+/**
+ * Compiles a node entry and everything it imports (the framework, its dependencies) into one ES
+ * module, as a production build would: no minifying, so profiles keep the function names.
+ */
+function bundleNode(entry: string, outfile: string): void {
+  const args = [
+    entry,
+    '--bundle',
+    '--format=esm',
+    '--platform=node',
+    '--target=node20',
+    '--log-level=warning',
+    // A CommonJS dependency inside an ES module bundle still calls require() for node's built-ins.
+    "--banner:js=import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    `--outfile=${outfile}`,
+  ];
+  try {
+    execFileSync(resolveBin('esbuild'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    const e = err as { stderr?: Buffer; message: string };
+    throw new Error(`esbuild failed for ${entry}: ${e.stderr?.toString().trim() || e.message}`);
   }
 }
