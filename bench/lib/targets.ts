@@ -38,7 +38,7 @@ export interface LaunchOptions {
   workDir: string;
   /** Server processes (rove on node, deno, bun). */
   processes?: number;
-  /** node and bun: write CPU profiles (.cpuprofile) into this directory on exit. */
+  /** node, bun, deno and deno-deploy: write CPU profiles (.cpuprofile) into this directory on exit. */
   cpuProfDir?: string;
 }
 
@@ -47,6 +47,13 @@ const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 // priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code slowed the main
 // thread's /test-cpu loop: docs/design-notes.md).
 const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev'];
+
+/** Deno's CPU profile flags (Deno writes the .cpuprofile on a clean exit, so SIGTERM exits). */
+function denoProfile(o: LaunchOptions): string[] {
+  if (!o.cpuProfDir) return [];
+  const dir = join(o.cpuProfDir, `${o.runtime}-${o.framework}-${o.variant}`);
+  return ['--preload', './bench/lib/exit-on-sigterm-deno.ts', '--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
 
 /** Builds the command line; throws a readable error when the entry does not exist yet. */
 export function launchFor(o: LaunchOptions): Launch {
@@ -95,13 +102,13 @@ export function launchFor(o: LaunchOptions): Launch {
       return {
         bin: resolveBin('deno'),
         // --allow-run: the primary of a process group starts its children.
-        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry],
+        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), ...denoProfile(o), entry],
         env,
       };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
-        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), '--host', '127.0.0.1', '--port', String(o.port), entry],
+        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), ...denoProfile(o), '--host', '127.0.0.1', '--port', String(o.port), entry],
         env,
       };
     case 'bun': {
