@@ -23,6 +23,8 @@ export interface RequestLike {
   toRequest?(): Request;
   /** An adapter's own way to read the whole body up to `limit` bytes (413 beyond), cheaper than a web stream. */
   readBytes?(limit: number): Promise<Uint8Array>;
+  /** As `readBytes`, decoded as UTF-8 text (a BOM dropped, bad bytes replaced), in one step. */
+  readText?(limit: number): Promise<string>;
   /** An adapter's own lookup of one header, as `headers.get(name)` answers it, without building `headers`. */
   header?(name: string): string | null;
 }
@@ -168,6 +170,8 @@ export class RoveRequest<K extends string = string> {
     // Only the native JSON reader leaves json() set and text() unset: serialise the value again.
     if (this.#json !== undefined) return (this.#text = this.#json.then((v) => JSON.stringify(v)));
     if (this.#bytes === undefined && this.#native(this.limit())) return (this.#text = (this.#raw as Request).text());
+    const raw = this.#raw;
+    if (this.#bytes === undefined && typeof raw.readText === 'function') return (this.#text = raw.readText(this.limit()));
     return (this.#text = this.bytes().then((b) => decoder.decode(b)));
   }
 
