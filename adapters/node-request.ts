@@ -101,7 +101,14 @@ export class NodeRequest implements RequestLike {
   readBytes(limit: number): Promise<Uint8Array> {
     if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit);
     this.#body = null; // consumed: a later .body read sees no stream
-    return readIncoming(this.incoming, limit);
+    return readIncoming(this.incoming, limit, asBytes);
+  }
+
+  /** The whole body as UTF-8 text, decoded as TextDecoder does, straight from node's buffers. */
+  readText(limit: number): Promise<string> {
+    if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit).then((b) => decoder.decode(b));
+    this.#body = null;
+    return readIncoming(this.incoming, limit, asText);
   }
 
   toRequest(): Request {
@@ -133,7 +140,15 @@ function absoluteTarget(target: string): string {
   return target[start + end] === '/' ? target : `${target.slice(0, start + end)}/${target.slice(start + end)}`;
 }
 
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
+const decoder = new TextDecoder();
+const asBytes = (all: Buffer): Uint8Array => new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+// Buffer's UTF-8 decoding replaces bad bytes with U+FFFD as TextDecoder does; TextDecoder also drops a BOM.
+const asText = (all: Buffer): string => {
+  const text = all.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+};
+
+function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buffer) => T): Promise<T> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
     incoming.resume(); // drain into nothing; the 413 closes the connection
@@ -152,13 +167,12 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
       }
       chunks.push(chunk);
     };
+    // on, not once: the message is dropped after this request, and a settled promise ignores
+    // a second call, so the once() wrappers would be allocations for nothing.
     incoming.on('data', onData);
-    incoming.once('end', () => {
-      const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      resolve(new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
-    });
-    incoming.once('error', reject);
-    incoming.once('close', () => {
+    incoming.on('end', () => resolve(as(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))));
+    incoming.on('error', reject);
+    incoming.on('close', () => {
       if (!incoming.complete) reject(new HttpError(400, 'The request body ended early'));
     });
   });

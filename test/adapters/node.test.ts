@@ -30,6 +30,7 @@ describe('node adapter', () => {
       return c.json({ isRequest: r instanceof Request, url: new URL(r.url).pathname, ua: r.headers.get('x-test') });
     })
     .post('/upload', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }))
+    .post('/text', async (c) => c.json({ text: await c.req.text(), bytes: (await c.req.bytes()).byteLength }))
     .get('/own', () => new Response('own body', { status: 201, headers: { 'x-own': '1', 'set-cookie': 'a=1' } }))
     .get('/cookies', (c) => {
       setCookie(c, 'a', '1');
@@ -109,6 +110,17 @@ describe('node adapter', () => {
     const body = new Uint8Array(300_000).fill(1);
     const res = await fetch(`${base}/upload`, { method: 'POST', body });
     expect(await res.json()).toEqual({ bytes: 300_000 });
+  });
+
+  it('reads a text body as TextDecoder decodes it: BOM dropped, bad bytes replaced, several chunks joined', async () => {
+    const sent = [new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0xc3]), new Uint8Array([0xa9, 0xff, 0xe2, 0x82]), new Uint8Array(70_000).fill(0x61)];
+    const all = new Uint8Array(await new Blob(sent).arrayBuffer());
+    const res = await fetch(`${base}/text`, { method: 'POST', body: new Blob(sent).stream(), duplex: 'half' } as RequestInit);
+    const got = (await res.json()) as { text: string; bytes: number };
+    expect(got.text).toBe(new TextDecoder().decode(all));
+    expect(got.text.startsWith('hé\ufffd\ufffd')).toBe(true);
+    // bytes() after text() is the text encoded again, as on every runtime
+    expect(got.bytes).toBe(new TextEncoder().encode(got.text).byteLength);
   });
 
   it('writes a handler-built Response with its status, headers and body', async () => {
