@@ -31,11 +31,10 @@ export function compose(fns: Handler[], onError: ErrorResponder): (c: Context<an
   }
   return (c) => {
     let called = -1;
-    // One pair of callbacks per request, shared by every layer that returns a promise.
-    const keep = (value: unknown): void => {
-      if (value !== undefined) internals.setRes(c, value as Response);
-    };
-    const fail = (error: unknown) => settle(c, error, onError);
+    // One pair of callbacks per request, shared by every layer that returns a promise of its own,
+    // and made only when one does: a chain of `return next()` layers allocates neither.
+    let keep: ((value: unknown) => void) | undefined;
+    let fail: ((error: unknown) => Promise<void>) | undefined;
     const dispatch = (i: number): Promise<void> => {
       if (i <= called) return Promise.reject(new Error('next() called multiple times'));
       called = i;
@@ -52,7 +51,12 @@ export function compose(fns: Handler[], onError: ErrorResponder): (c: Context<an
         // A synchronous middleware that returns next()'s own promise adds no hop: that promise
         // settles with nothing to keep (each inner layer keeps its own response and handles its
         // own errors; only a second next() call rejects it, and that reaches the layer outside).
-        return out === inner ? out : out.then(keep, fail);
+        if (out === inner) return out;
+        keep ??= (value) => {
+          if (value !== undefined) internals.setRes(c, value as Response);
+        };
+        fail ??= (error) => settle(c, error, onError);
+        return out.then(keep, fail);
       }
       if (out !== undefined) internals.setRes(c, out as Response);
       return resolved;
