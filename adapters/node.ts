@@ -6,7 +6,7 @@ import { errorResponse, HttpError, internalError } from '../src/errors.ts';
 import { upgradeOf } from '../src/websocket/protocol.ts';
 import { processHooks } from './global-errors.ts';
 import { NodeRequest, targetAuthority } from './node-request.ts';
-import { check, headerObject, NodeResponse, respond } from './node-response.ts';
+import { check, headerObject, NodeResponse, respondChecked } from './node-response.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from './serve-options.ts';
 import { upgradeNode } from './websocket-node.ts';
@@ -40,7 +40,8 @@ export function toNodeListener(
     runtime: 'node',
     // `info` is the IncomingMessage (see below): its socket is the peer.
     address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
-    respond,
+    // The context checks every header it puts in a record (checkHeader): no second check per response.
+    respond: respondChecked,
     check,
   });
   return (incoming: IncomingMessage, res: ServerResponse): void => {
