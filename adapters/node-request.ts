@@ -124,6 +124,20 @@ export class NodeRequest implements RequestLike {
 }
 
 /**
+ * The first value of a header in node's raw list, as `incoming.headers[name]` gives it for the
+ * names node keeps once (host, content-length): reading `incoming.headers` would build node's whole
+ * header object, which a route that never looks at its headers does not need. `name` is lower case.
+ */
+export function firstHeader(incoming: IncomingMessage, name: string): string | undefined {
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i];
+    if (key.length === name.length && (key === name || key.toLowerCase() === name)) return raw[i + 1];
+  }
+  return undefined;
+}
+
+/**
  * The authority of an absolute-form target (`http://host/path`), or null when
  * the target is neither that nor origin-form (`*`, authority-form, garbage).
  */
@@ -149,7 +163,7 @@ const asText = (all: Buffer): string => {
 };
 
 function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buffer) => T): Promise<T> {
-  const declared = incoming.headers['content-length'];
+  const declared = firstHeader(incoming, 'content-length');
   if (declared !== undefined && Number(declared) > limit) {
     incoming.resume(); // drain into nothing; the 413 closes the connection
     return Promise.reject(tooLarge(limit));

@@ -5,7 +5,7 @@ import type { App } from '../src/app.ts';
 import { errorResponse, HttpError, internalError } from '../src/errors.ts';
 import { upgradeOf } from '../src/websocket/protocol.ts';
 import { processHooks } from './global-errors.ts';
-import { NodeRequest, targetAuthority } from './node-request.ts';
+import { firstHeader, NodeRequest, targetAuthority } from './node-request.ts';
 import { check, headerObject, NodeResponse, respondChecked } from './node-response.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from './serve-options.ts';
@@ -45,7 +45,7 @@ export function toNodeListener(
     check,
   });
   return (incoming: IncomingMessage, res: ServerResponse): void => {
-    const host = incoming.headers.host;
+    const host = firstHeader(incoming, 'host');
     if (host !== undefined && invalidHost(host)) {
       refuse(res, BAD_HOST);
       return;
@@ -100,7 +100,7 @@ export function toNodeUpgradeListener(
     res.shouldKeepAlive = false;
     // The socket carries no further request: close it once the answer is written.
     res.on('finish', () => (socket as Duplex & { destroySoon(): void }).destroySoon());
-    const host = incoming.headers.host;
+    const host = firstHeader(incoming, 'host');
     if (host !== undefined && invalidHost(host)) {
       refuse(res, BAD_HOST);
       return;

@@ -197,6 +197,14 @@ describe('node adapter', () => {
     expect(star.status).toBe(400);
   });
 
+  it('of two Host lines, the first is checked and names the URL (the one node:http keeps), in any case', async () => {
+    const bad = await rawRequest(handle.port, 'GET /raw HTTP/1.1\r\nhOsT: a/x\r\nHost: good\r\nConnection: close\r\n\r\n');
+    expect(bad.status).toBe(400);
+    const good = await rawRequest(handle.port, 'GET /x/where HTTP/1.1\r\nHOST: good\r\nHost: a/x\r\nConnection: close\r\n\r\n');
+    expect(good.status).toBe(200);
+    expect(good.body).toBe('x/where');
+  });
+
   it('an HTTP/1.0 request without Host is served', async () => {
     const res = await rawRequest(handle.port, 'GET /x/where HTTP/1.0\r\n\r\n');
     expect(res.status).toBe(200);
