@@ -262,7 +262,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   // Startup and memory per target.
   h(2, 'Cold start and memory');
   p(
-    'Cold start: from spawning the runtime binary to the first correct answer to `GET /test` (median over the targets started; node and workerd exclude the esbuild bundling, node's worker-pool variant includes loading tsx). Peak RSS: the highest per-scenario peak of the process tree.',
+    'Cold start: from spawning the runtime binary to the first correct answer to `GET /test` (median over the targets started; node and workerd exclude the esbuild bundling, the node worker-pool variant includes loading tsx). Peak RSS: the highest per-scenario peak of the process tree.',
   );
   {
     const cols: Column[] = [
