@@ -81,9 +81,10 @@ export function launchFor(o: LaunchOptions): Launch {
     case 'node': {
       // Every framework's node target runs as one JavaScript file that esbuild compiled at start, as
       // users deploy it (and as the workerd targets run): under tsx, its per-file transform (keepNames
-      // and the rest) lands on whichever framework has more TypeScript of its own. The worker-pool
-      // variant keeps tsx: its pool loads a separate task module next to the entry.
-      const bundled = o.variant !== 'workers';
+      // and the rest) lands on whichever framework has more TypeScript of its own. tsx stays where
+      // modules are loaded from disk at run time: the worker pool's task module, and rove-fs's
+      // routes directory (its node entry scans and imports the .ts route files as it starts).
+      const bundled = o.variant !== 'workers' && o.framework !== 'rove-fs';
       const args = bundled ? [] : ['--import', 'tsx'];
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
