@@ -104,11 +104,19 @@ export class NodeRequest implements RequestLike {
     return readIncoming(this.incoming, limit, asBytes);
   }
 
-  /** The whole body as UTF-8 text, decoded as TextDecoder does, straight from node's buffers. */
-  readText(limit: number): Promise<string> {
-    if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit).then((b) => decoder.decode(b));
+  /**
+   * The whole body as UTF-8 text, decoded as TextDecoder does, straight from node's buffers;
+   * `then` (JSON parsing) runs in the same step.
+   */
+  readText(limit: number): Promise<string>;
+  readText<T>(limit: number, then: (text: string) => T): Promise<T>;
+  readText(limit: number, then?: (text: string) => unknown): Promise<unknown> {
+    if (this.#body !== undefined || NO_BODY.has(this.method)) {
+      const text = readBody(this.body, null, limit).then((b) => decoder.decode(b));
+      return then === undefined ? text : text.then(then);
+    }
     this.#body = null;
-    return readIncoming(this.incoming, limit, asText);
+    return readIncoming(this.incoming, limit, then === undefined ? asText : (all) => then(asText(all)));
   }
 
   toRequest(): Request {
@@ -184,7 +192,13 @@ function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buf
     // on, not once: the message is dropped after this request, and a settled promise ignores
     // a second call, so the once() wrappers would be allocations for nothing.
     incoming.on('data', onData);
-    incoming.on('end', () => resolve(as(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))));
+    incoming.on('end', () => {
+      try {
+        resolve(as(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+      } catch (error) {
+        reject(error); // `as` refused the body (invalid JSON)
+      }
+    });
     incoming.on('error', reject);
     incoming.on('close', () => {
       if (!incoming.complete) reject(new HttpError(400, 'The request body ended early'));

@@ -30,6 +30,7 @@ describe('node adapter', () => {
       return c.json({ isRequest: r instanceof Request, url: new URL(r.url).pathname, ua: r.headers.get('x-test') });
     })
     .post('/upload', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }))
+    .post('/json', async (c) => c.json({ value: await c.req.json(), text: await c.req.text() }))
     .post('/text', async (c) => c.json({ text: await c.req.text(), bytes: (await c.req.bytes()).byteLength }))
     .get('/own', () => new Response('own body', { status: 201, headers: { 'x-own': '1', 'set-cookie': 'a=1' } }))
     .get('/cookies', (c) => {
@@ -121,6 +122,16 @@ describe('node adapter', () => {
     expect(got.text.startsWith('hé\ufffd\ufffd')).toBe(true);
     // bytes() after text() is the text encoded again, as on every runtime
     expect(got.bytes).toBe(new TextEncoder().encode(got.text).byteLength);
+  });
+
+  it('parses a JSON body (BOM dropped); text() after json() is the value serialised; invalid JSON is a 400 BodyError', async () => {
+    const sent = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{ "a": [1, "é"] }')]);
+    const res = await fetch(`${base}/json`, { method: 'POST', body: sent });
+    expect(await res.json()).toEqual({ value: { a: [1, 'é'] }, text: '{"a":[1,"é"]}' });
+    const before = errors.length;
+    const bad = await fetch(`${base}/json`, { method: 'POST', body: '{"a":' });
+    expect(bad.status).toBe(500); // this app's onError answers 500 for everything
+    expect(errors.slice(before)).toMatchObject([{ status: 400, message: 'Invalid JSON body' }]);
   });
 
   it('writes a handler-built Response with its status, headers and body', async () => {
