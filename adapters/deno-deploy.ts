@@ -12,6 +12,15 @@ function escaped(app: App<any>, error: unknown): Response {
   return internalError(app.settings.dev ? error : undefined);
 }
 
+/** completeDeno for a response that arrived later, outside the fetch handler's try. */
+function completed(app: App<any>, res: Response, request: Request): Response {
+  try {
+    return completeDeno(res, request);
+  } catch (error) {
+    return escaped(app, error);
+  }
+}
+
 /**
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.
  * Handlers get the environment as `c.env` and the client address as `c.req.ip`;
@@ -41,8 +50,14 @@ export function toDeploy(
         const refused = checkDenoRequest(request);
         if (refused !== undefined) return refused;
         const out = app.handle(request, (env ??= denoEnv()), ctx, info);
-        // A WebSocket route's answer becomes Deno's 101.
-        return out instanceof Promise ? out.then((res) => completeDeno(res, request)).catch((error) => escaped(app, error)) : completeDeno(out, request);
+        // A WebSocket route's answer becomes Deno's 101. One then() with both callbacks: a
+        // .then().catch() pair would make two promises per asynchronous request.
+        return out instanceof Promise
+          ? out.then(
+              (res) => completed(app, res, request),
+              (error) => escaped(app, error),
+            )
+          : completeDeno(out, request);
       } catch (error) {
         return escaped(app, error);
       }

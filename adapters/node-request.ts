@@ -101,7 +101,22 @@ export class NodeRequest implements RequestLike {
   readBytes(limit: number): Promise<Uint8Array> {
     if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit);
     this.#body = null; // consumed: a later .body read sees no stream
-    return readIncoming(this.incoming, limit);
+    return readIncoming(this.incoming, limit, asBytes);
+  }
+
+  /**
+   * The whole body as UTF-8 text, decoded as TextDecoder does, straight from node's buffers;
+   * `then` (JSON parsing) runs in the same step.
+   */
+  readText(limit: number): Promise<string>;
+  readText<T>(limit: number, then: (text: string) => T): Promise<T>;
+  readText(limit: number, then?: (text: string) => unknown): Promise<unknown> {
+    if (this.#body !== undefined || NO_BODY.has(this.method)) {
+      const text = readBody(this.body, null, limit).then((b) => decoder.decode(b));
+      return then === undefined ? text : text.then(then);
+    }
+    this.#body = null;
+    return readIncoming(this.incoming, limit, then === undefined ? asText : (all) => then(asText(all)));
   }
 
   toRequest(): Request {
@@ -114,6 +129,20 @@ export class NodeRequest implements RequestLike {
       ...(body ? { duplex: 'half' } : {}),
     } as RequestInit);
   }
+}
+
+/**
+ * The first value of a header in node's raw list, as `incoming.headers[name]` gives it for the
+ * names node keeps once (host, content-length): reading `incoming.headers` would build node's whole
+ * header object, which a route that never looks at its headers does not need. `name` is lower case.
+ */
+export function firstHeader(incoming: IncomingMessage, name: string): string | undefined {
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i];
+    if (key.length === name.length && (key === name || key.toLowerCase() === name)) return raw[i + 1];
+  }
+  return undefined;
 }
 
 /**
@@ -133,8 +162,16 @@ function absoluteTarget(target: string): string {
   return target[start + end] === '/' ? target : `${target.slice(0, start + end)}/${target.slice(start + end)}`;
 }
 
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = incoming.headers['content-length'];
+const decoder = new TextDecoder();
+const asBytes = (all: Buffer): Uint8Array => new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+// Buffer's UTF-8 decoding replaces bad bytes with U+FFFD as TextDecoder does; TextDecoder also drops a BOM.
+const asText = (all: Buffer): string => {
+  const text = all.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+};
+
+function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buffer) => T): Promise<T> {
+  const declared = firstHeader(incoming, 'content-length');
   if (declared !== undefined && Number(declared) > limit) {
     incoming.resume(); // drain into nothing; the 413 closes the connection
     return Promise.reject(tooLarge(limit));
@@ -152,13 +189,18 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
       }
       chunks.push(chunk);
     };
+    // on, not once: the message is dropped after this request, and a settled promise ignores
+    // a second call, so the once() wrappers would be allocations for nothing.
     incoming.on('data', onData);
-    incoming.once('end', () => {
-      const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      resolve(new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
+    incoming.on('end', () => {
+      try {
+        resolve(as(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+      } catch (error) {
+        reject(error); // `as` refused the body (invalid JSON)
+      }
     });
-    incoming.once('error', reject);
-    incoming.once('close', () => {
+    incoming.on('error', reject);
+    incoming.on('close', () => {
       if (!incoming.complete) reject(new HttpError(400, 'The request body ended early'));
     });
   });

@@ -5,8 +5,8 @@ import type { App } from '../src/app.ts';
 import { errorResponse, HttpError, internalError } from '../src/errors.ts';
 import { upgradeOf } from '../src/websocket/protocol.ts';
 import { processHooks } from './global-errors.ts';
-import { NodeRequest, targetAuthority } from './node-request.ts';
-import { check, headerObject, NodeResponse, respond } from './node-response.ts';
+import { firstHeader, NodeRequest, targetAuthority } from './node-request.ts';
+import { check, headerObject, NodeResponse, respondChecked } from './node-response.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from './serve-options.ts';
 import { upgradeNode } from './websocket-node.ts';
@@ -40,11 +40,12 @@ export function toNodeListener(
     runtime: 'node',
     // `info` is the IncomingMessage (see below): its socket is the peer.
     address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
-    respond,
+    // The context checks every header it puts in a record (checkHeader): no second check per response.
+    respond: respondChecked,
     check,
   });
   return (incoming: IncomingMessage, res: ServerResponse): void => {
-    const host = incoming.headers.host;
+    const host = firstHeader(incoming, 'host');
     if (host !== undefined && invalidHost(host)) {
       refuse(res, BAD_HOST);
       return;
@@ -99,7 +100,7 @@ export function toNodeUpgradeListener(
     res.shouldKeepAlive = false;
     // The socket carries no further request: close it once the answer is written.
     res.on('finish', () => (socket as Duplex & { destroySoon(): void }).destroySoon());
-    const host = incoming.headers.host;
+    const host = firstHeader(incoming, 'host');
     if (host !== undefined && invalidHost(host)) {
       refuse(res, BAD_HOST);
       return;

@@ -60,6 +60,7 @@ const JSON_INIT: ResponseInit = { headers: { 'content-type': JSON_TYPE } };
 // The Fetch spec's default for a string body: a bare `new Response(text)` on Deno, Bun and workerd carries the same.
 const TEXT_TYPE = 'text/plain;charset=UTF-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
+const HTML_INIT: ResponseInit = { headers: { 'content-type': HTML_TYPE } };
 const encoder = new TextEncoder();
 
 // Response.json is the fast path where it sets exactly application/json (Bun adds a charset): asked once.
@@ -282,6 +283,9 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   }
 
   html(html: string, status?: StatusCode, headers?: Record<string, string>): Response {
+    // The common case (c.render included) shares one init: no header record to build per response.
+    if (this.#config.respond === undefined && this.#headers === null && headers === undefined && (status ?? this.#status) === 200)
+      return (this.#made = new Response(html, HTML_INIT));
     return this.#make(html, HTML_TYPE, status, headers);
   }
 

@@ -23,6 +23,12 @@ export interface RequestLike {
   toRequest?(): Request;
   /** An adapter's own way to read the whole body up to `limit` bytes (413 beyond), cheaper than a web stream. */
   readBytes?(limit: number): Promise<Uint8Array>;
+  /**
+   * As `readBytes`, decoded as UTF-8 text (a BOM dropped, bad bytes replaced), in one step;
+   * with `then`, what it makes of the text (a throw rejects), in the same step.
+   */
+  readText?(limit: number): Promise<string>;
+  readText?<T>(limit: number, then: (text: string) => T): Promise<T>;
   /** An adapter's own lookup of one header, as `headers.get(name)` answers it, without building `headers`. */
   header?(name: string): string | null;
 }
@@ -179,6 +185,8 @@ export class RoveRequest<K extends string = string> {
     // Only the native JSON reader leaves json() set and text() unset: serialise the value again.
     if (this.#json !== undefined) return (this.#text = this.#json.then((v) => JSON.stringify(v)));
     if (this.#bytes === undefined && this.#native(this.#limit())) return (this.#text = (this.#raw as Request).text());
+    const raw = this.#raw;
+    if (this.#bytes === undefined && typeof raw.readText === 'function') return (this.#text = raw.readText(this.#limit()));
     return (this.#text = this.bytes().then((b) => decoder.decode(b)));
   }
 
@@ -193,13 +201,11 @@ export class RoveRequest<K extends string = string> {
         throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
       });
     }
-    return (this.#json ??= this.text().then((t) => {
-      try {
-        return JSON.parse(t);
-      } catch {
-        throw new BodyError('invalid', 400, 'Invalid JSON body');
-      }
-    })) as Promise<T>;
+    // An adapter's own text reader, parsed in the same step: one promise, not two.
+    const raw = this.#raw;
+    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && typeof raw.readText === 'function')
+      this.#json = raw.readText(this.#limit(), parseJson);
+    return (this.#json ??= this.text().then(parseJson)) as Promise<T>;
   }
 
   /** The body as FormData (urlencoded or multipart); anything else answers 415. */
@@ -240,6 +246,14 @@ export class RoveRequest<K extends string = string> {
       else out[key] = [prev, value];
     });
     return out;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BodyError('invalid', 400, 'Invalid JSON body');
   }
 }
 

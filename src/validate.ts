@@ -1,4 +1,4 @@
-import type { Handler, Next } from './compose.ts';
+import { type Handler, NEXT_DONE, type Next } from './compose.ts';
 import { type Context, internals } from './context.ts';
 import { BodyError, HttpError } from './errors.ts';
 import { isFormType, isJsonType } from './request.ts';
@@ -74,7 +74,8 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
         : new HttpError(400, message, { details: { errors } });
     }
     internals.setValid(c, target, result.value);
-    return next();
+    const inner = next();
+    return inner === NEXT_DONE ? undefined : inner;
   };
   const validateInput = (c: Context<any, any>, input: unknown, next: Next): unknown => {
     const result = check(input);

@@ -88,7 +88,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
                                  (the JSON is saved after every row)
   --resume                       keep the rows already in --out, measure only the rest
   --report FILE.json             only re-render the reports of an existing run
-  --cpu-prof DIR                 write CPU profiles of the node and bun targets to DIR
+  --cpu-prof DIR                 write CPU profiles of the node, bun and deno targets to DIR
                                  (summarise them with bench/profile.ts)
   --db-pool N                    PostgreSQL pool size per server process (default 10)
   --processes N                  rove targets on node, deno, bun serve with N processes (default 1)

@@ -215,7 +215,7 @@ export class Runner {
         port: t.port,
         workDir: this.#workDir,
         processes: this.config.processes,
-        cpuProfDir: t.runtime === 'node' || t.runtime === 'bun' ? this.config.cpuProf : undefined,
+        cpuProfDir: t.runtime !== 'workerd' ? this.config.cpuProf : undefined,
       });
     } catch (err) {
       t.startError = (err as Error).message;

@@ -1,5 +1,6 @@
 // How each runtime × framework is started: the command line of a direct
 // child process running the real runtime binary.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameworkId, RuntimeId } from './config.ts';
@@ -37,7 +38,7 @@ export interface LaunchOptions {
   workDir: string;
   /** Server processes (rove on node, deno, bun). */
   processes?: number;
-  /** node and bun: write CPU profiles (.cpuprofile) into this directory on exit. */
+  /** node, bun, deno and deno-deploy: write CPU profiles (.cpuprofile) into this directory on exit. */
   cpuProfDir?: string;
 }
 
@@ -46,6 +47,13 @@ const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 // priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code slowed the main
 // thread's /test-cpu loop: docs/design-notes.md).
 const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev'];
+
+/** Deno's CPU profile flags (Deno writes the .cpuprofile on a clean exit, so SIGTERM exits). */
+function denoProfile(o: LaunchOptions): string[] {
+  if (!o.cpuProfDir) return [];
+  const dir = join(o.cpuProfDir, `${o.runtime}-${o.framework}-${o.variant}`);
+  return ['--preload', './bench/lib/exit-on-sigterm-deno.ts', '--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
 
 /** Builds the command line; throws a readable error when the entry does not exist yet. */
 export function launchFor(o: LaunchOptions): Launch {
@@ -71,26 +79,37 @@ export function launchFor(o: LaunchOptions): Launch {
   if (group && o.runtime === 'deno-deploy') env.DENO_JOBS = String(o.processes);
   switch (o.runtime) {
     case 'node': {
-      const args = ['--import', 'tsx'];
+      // Every framework's node target runs as one JavaScript file that esbuild compiled at start, as
+      // users deploy it (and as the workerd targets run): under tsx, its per-file transform (keepNames
+      // and the rest) lands on whichever framework has more TypeScript of its own. tsx stays where
+      // modules are loaded from disk at run time: the worker pool's task module, and rove-fs's
+      // routes directory (its node entry scans and imports the .ts route files as it starts).
+      const bundled = o.variant !== 'workers' && o.framework !== 'rove-fs';
+      const args = bundled ? [] : ['--import', 'tsx'];
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
         // One directory per target: node writes one file per thread (tsx's loader hooks run in their own).
         const dir = join(o.cpuProfDir, `node-${o.framework}-${o.variant}`);
         args.push('--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', dir);
       }
-      return { bin: resolveBin('node'), args: [...args, entry], env };
+      let main = entry;
+      if (bundled) {
+        main = join(o.workDir, `node-${o.framework}-${o.variant}-${o.port}.mjs`);
+        bundleNode(join(ROOT, entry), main);
+      }
+      return { bin: resolveBin('node'), args: [...args, main], env };
     }
     case 'deno':
       return {
         bin: resolveBin('deno'),
         // --allow-run: the primary of a process group starts its children.
-        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), entry],
+        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), ...denoProfile(o), entry],
         env,
       };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
-        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), '--host', '127.0.0.1', '--port', String(o.port), entry],
+        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), ...denoProfile(o), '--host', '127.0.0.1', '--port', String(o.port), entry],
         env,
       };
     case 'bun': {
@@ -113,5 +132,29 @@ export function launchFor(o: LaunchOptions): Launch {
       writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js', ...db }));
       return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env };
     }
+  }
+}
+
+/**
+ * Compiles a node entry and everything it imports (the framework, its dependencies) into one ES
+ * module, as a production build would: no minifying, so profiles keep the function names.
+ */
+function bundleNode(entry: string, outfile: string): void {
+  const args = [
+    entry,
+    '--bundle',
+    '--format=esm',
+    '--platform=node',
+    '--target=node20',
+    '--log-level=warning',
+    // A CommonJS dependency inside an ES module bundle still calls require() for node's built-ins.
+    "--banner:js=import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    `--outfile=${outfile}`,
+  ];
+  try {
+    execFileSync(resolveBin('esbuild'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    const e = err as { stderr?: Buffer; message: string };
+    throw new Error(`esbuild failed for ${entry}: ${e.stderr?.toString().trim() || e.message}`);
   }
 }

@@ -262,7 +262,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   // Startup and memory per target.
   h(2, 'Cold start and memory');
   p(
-    'Cold start: from spawning the runtime binary to the first correct answer to `GET /test` (median over the targets started; node includes loading tsx, workerd excludes the esbuild bundling). Peak RSS: the highest per-scenario peak of the process tree.',
+    'Cold start: from spawning the runtime binary to the first correct answer to `GET /test` (median over the targets started; node and workerd exclude the esbuild bundling, the node worker-pool variant and rove-fs include loading tsx). Peak RSS: the highest per-scenario peak of the process tree.',
   );
   {
     const cols: Column[] = [
@@ -300,7 +300,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   blocks.push({
     kind: 'list',
     items: [
-      'Each target is a direct child process of the runtime binary resolved inside node_modules (never npx/npm): `node --import tsx`, `deno run`, `bun`, `deno serve` (what Deno Deploy runs) and `workerd serve` with a generated config and an esbuild bundle of the worker module (wrangler dev and Miniflare add a development proxy, so workerd is loaded directly).',
+      'Each target is a direct child process of the runtime binary resolved inside node_modules (never npx/npm): `node` on an esbuild bundle of the entry (its worker-pool variant and rove-fs, which load modules from disk as they run, through `node --import tsx`), `deno run`, `bun`, `deno serve` (what Deno Deploy runs) and `workerd serve` with a generated config and an esbuild bundle of the worker module (wrangler dev and Miniflare add a development proxy, so workerd is loaded directly).',
       "Per runtime, the three frameworks' servers are started one after the other (cold start), every scenario is checked once (status, content-type, body; a wrong answer fails the row), then each scenario is measured for rove, hono and raw back to back, so a ratio compares figures taken seconds apart. Servers are stopped by pid at the end, on errors and on Ctrl-C.",
       'All three apps do the same work per request: JSON is serialised per request, `/params` validates with the same zod schema (raw calls `safeParse` itself), `/chain` runs five layers (request id, ring-buffer log, JWT payload decode, rate-limit counter, `x-powered-by`), views escape their output.',
       'Scenarios only Rove has (`test-worker`: the worker pool; `listener`: one empty event listener; `pool-p99-*`: `/test` under a saturated CPU route) have no peer rows.',

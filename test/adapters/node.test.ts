@@ -31,6 +31,8 @@ describe('node adapter', () => {
       return c.json({ isRequest: r instanceof Request, url: new URL(r.url).pathname, ua: r.headers.get('x-test') });
     })
     .post('/upload', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }))
+    .post('/json', async (c) => c.json({ value: await c.req.json(), text: await c.req.text() }))
+    .post('/text', async (c) => c.json({ text: await c.req.text(), bytes: (await c.req.bytes()).byteLength }))
     .get('/own', () => new Response('own body', { status: 201, headers: { 'x-own': '1', 'set-cookie': 'a=1' } }))
     .get('/cookies', (c) => {
       setCookie(c, 'a', '1');
@@ -112,6 +114,27 @@ describe('node adapter', () => {
     expect(await res.json()).toEqual({ bytes: 300_000 });
   });
 
+  it('reads a text body as TextDecoder decodes it: BOM dropped, bad bytes replaced, several chunks joined', async () => {
+    const sent = [new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0xc3]), new Uint8Array([0xa9, 0xff, 0xe2, 0x82]), new Uint8Array(70_000).fill(0x61)];
+    const all = new Uint8Array(await new Blob(sent).arrayBuffer());
+    const res = await fetch(`${base}/text`, { method: 'POST', body: new Blob(sent).stream(), duplex: 'half' } as RequestInit);
+    const got = (await res.json()) as { text: string; bytes: number };
+    expect(got.text).toBe(new TextDecoder().decode(all));
+    expect(got.text.startsWith('hé\ufffd\ufffd')).toBe(true);
+    // bytes() after text() is the text encoded again, as on every runtime
+    expect(got.bytes).toBe(new TextEncoder().encode(got.text).byteLength);
+  });
+
+  it('parses a JSON body (BOM dropped); text() after json() is the value serialised; invalid JSON is a 400 BodyError', async () => {
+    const sent = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{ "a": [1, "é"] }')]);
+    const res = await fetch(`${base}/json`, { method: 'POST', body: sent });
+    expect(await res.json()).toEqual({ value: { a: [1, 'é'] }, text: '{"a":[1,"é"]}' });
+    const before = errors.length;
+    const bad = await fetch(`${base}/json`, { method: 'POST', body: '{"a":' });
+    expect(bad.status).toBe(500); // this app's onError answers 500 for everything
+    expect(errors.slice(before)).toMatchObject([{ status: 400, message: 'Invalid JSON body' }]);
+  });
+
   it('writes a handler-built Response with its status, headers and body', async () => {
     const res = await fetch(`${base}/own`);
     expect(res.status).toBe(201);
@@ -184,6 +207,14 @@ describe('node adapter', () => {
     expect(bad.headers['content-type']).toBe('application/problem+json');
     const star = await rawRequest(handle.port, 'GET * HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
     expect(star.status).toBe(400);
+  });
+
+  it('of two Host lines, the first is checked and names the URL (the one node:http keeps), in any case', async () => {
+    const bad = await rawRequest(handle.port, 'GET /raw HTTP/1.1\r\nhOsT: a/x\r\nHost: good\r\nConnection: close\r\n\r\n');
+    expect(bad.status).toBe(400);
+    const good = await rawRequest(handle.port, 'GET /x/where HTTP/1.1\r\nHOST: good\r\nHost: a/x\r\nConnection: close\r\n\r\n');
+    expect(good.status).toBe(200);
+    expect(good.body).toBe('x/where');
   });
 
   it('an HTTP/1.0 request without Host is served', async () => {

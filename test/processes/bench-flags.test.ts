@@ -30,6 +30,17 @@ describe('bench --processes and --db-pool', () => {
     expect(deploy.env.DENO_JOBS).toBe('2');
   });
 
+  it('run node targets from an esbuild bundle (the worker-pool variant and rove-fs through tsx)', () => {
+    for (const framework of ['rove', 'hono', 'raw'] as const) {
+      const l = launchFor({ runtime: 'node', framework, variant: 'default', port: 1240, workDir: work });
+      expect(l.args).not.toContain('tsx');
+      expect(l.args.at(-1)).toBe(join(work, `node-${framework}-default-1240.mjs`));
+      expect(readFileSync(l.args.at(-1)!, 'utf8')).not.toMatch(/^import .* from ["'](\.|src|adapters)/m);
+    }
+    expect(launchFor({ runtime: 'node', framework: 'rove', variant: 'workers', port: 1241, workDir: work }).args.slice(0, 2)).toEqual(['--import', 'tsx']);
+    expect(launchFor({ runtime: 'node', framework: 'rove-fs', variant: 'default', port: 1242, workDir: work }).args.slice(0, 2)).toEqual(['--import', 'tsx']);
+  });
+
   it('start workerd DB targets from their own entry, with nodejs_compat and loopback allowed', () => {
     const l = launchFor({ runtime: 'workerd', framework: 'raw', variant: 'db', port: 1234, workDir: work });
     const config = readFileSync(l.args[1]!, 'utf8');
