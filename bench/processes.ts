@@ -56,6 +56,9 @@ if (!from) {
           '1',
           '--wait-quiet',
           waitQuiet,
+          // Unpinned: pinning puts every server process on one core, where a second process cannot gain.
+          '--pin',
+          'off',
           '--out',
           file,
         ],
