@@ -11,7 +11,7 @@
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
 import { FileCache, type FileStat, type FileVersion, inMemory, serveFrom } from '../src/static/index.ts';
-import { Recent } from '../src/static/recent.ts';
+import { realPathSource } from '../src/static/real-path-source.ts';
 
 export * from '../src/static/index.ts';
 
@@ -66,8 +66,6 @@ function inside(root: string, real: string): boolean {
  */
 export function fileSource(root: string): FileSource {
   const base = realRoot(root);
-  // Where a name resolved (null: nowhere inside the root), remembered for a second.
-  const recent = new Recent<string | null>();
   const cache = new FileCache();
   const resolve = async (rel: string) => {
     let real: string | null = null;
@@ -77,7 +75,6 @@ export function fileSource(root: string): FileSource {
       // missing, or a loop: nothing to serve
     }
     if (real !== null && !inside(base, real)) real = null;
-    recent.set(rel, real);
     return real;
   };
   // lstat, never stat: a last name that turned into a symlink since realPath is no file here.
@@ -140,19 +137,7 @@ export function fileSource(root: string): FileSource {
     const st = await lstat(real);
     return st?.isFile ? { size: st.size, mtimeMs: mtimeOf(st) } : undefined;
   };
-  return {
-    open(rel) {
-      const known = recent.get(rel);
-      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : openReal(real)));
-      return known === null ? undefined : openReal(known);
-    },
-    // One lstat: what a revalidation needs, without opening the file.
-    stat(rel) {
-      const known = recent.get(rel);
-      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : statReal(real)));
-      return known === null ? undefined : statReal(known);
-    },
-  };
+  return realPathSource(resolve, openReal, statReal);
 }
 
 function mtimeOf(st: DenoStat): number {

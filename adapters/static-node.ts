@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Handler } from '../src/compose.ts';
 import type { FileSource, FileStat, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
 import { FileCache, inMemory, serveFrom } from '../src/static/index.ts';
-import { Recent } from '../src/static/recent.ts';
+import { realPathSource } from '../src/static/real-path-source.ts';
 import { closeFd, fileBody, inside, lstatOf, openFile, readBytes, realPath, realRoot, versionOf } from './static-fs.ts';
 
 export * from '../src/static/index.ts';
@@ -24,13 +24,10 @@ export * from '../src/static/index.ts';
  */
 export function fileSource(root: string): FileSource {
   const base = realRoot(root);
-  // Where a name resolved (null: nowhere inside the root), remembered for a second.
-  const recent = new Recent<string | null>();
   const cache = new FileCache();
   const resolve = async (rel: string): Promise<string | null> => {
     const resolved = (await realPath(join(base, rel))) ?? null;
     const real = resolved !== null && inside(base, resolved) ? resolved : null;
-    recent.set(rel, real);
     return real;
   };
   /** The file at a real path as it is now: lstat first, then the kept bytes or the file opened. */
@@ -67,19 +64,7 @@ export function fileSource(root: string): FileSource {
       close: () => closeFd(fd),
     };
   };
-  return {
-    open(rel) {
-      const known = recent.get(rel);
-      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : openReal(real)));
-      return known === null ? undefined : openReal(known);
-    },
-    // One lstat: what a revalidation needs, without opening the file.
-    stat(rel) {
-      const known = recent.get(rel);
-      if (known === undefined) return resolve(rel).then((real) => (real === null ? undefined : statFile(real)));
-      return known === null ? undefined : statFile(known);
-    },
-  };
+  return realPathSource(resolve, openReal, statFile);
 }
 
 async function statFile(real: string): Promise<FileStat | undefined> {
