@@ -5,7 +5,7 @@ import { App } from '../../src/app.ts';
 import { setCookie } from '../../src/cookie.ts';
 import { errorResponse, HttpError } from '../../src/errors.ts';
 import { appendHeaders, buildResponse } from '../../src/response.ts';
-import { secureHeaders } from '../../src/secure-headers/index.ts';
+import { compileCsp, NONCE, secureHeaders } from '../../src/secure-headers/index.ts';
 
 describe('buildResponse', () => {
   it('gives every header, one set-cookie per value, and the status', async () => {
@@ -130,5 +130,14 @@ describe('secureHeaders() checks its headers once, when it is made', () => {
     expect(() => secureHeaders({ referrerPolicy: 'no-referrer\n' })).toThrow(TypeError);
     expect(() => secureHeaders({ strictTransportSecurity: 'max-age=1\r' })).toThrow(TypeError);
     expect(() => secureHeaders({ contentSecurityPolicy: { scriptSrc: ['https://\u20ac.example'] } })).toThrow(TypeError);
+  });
+});
+
+describe('compileCsp', () => {
+  it('puts the nonce in every slot and leaves a policy without one as is', () => {
+    const csp = compileCsp({ defaultSrc: ["'self'"], scriptSrc: ["'self'", NONCE], styleSrc: [NONCE], upgradeInsecureRequests: true });
+    expect(csp.usesNonce).toBe(true);
+    expect(csp.build('abc')).toBe("default-src 'self'; script-src 'self' 'nonce-abc'; style-src 'nonce-abc'; upgrade-insecure-requests");
+    expect(compileCsp({ defaultSrc: ["'none'"] }).build(undefined)).toBe("default-src 'none'");
   });
 });
