@@ -18,11 +18,9 @@ export function toHeadersInit(headers: HeaderRecord): HeadersInit {
  * A Response with a header record's headers, set on it one by one rather than passed in the init:
  * the same headers (a `set-cookie` array becomes one header per value), and on a string body the
  * runtime's text/plain default until the record names a content type, as with an init.
- * Why: for a string or byte body, Deno 2.9 turns an init with more than a content type (or a
- * status other than 200) into a native response at once, with a finalizer; built in process that
- * costs 1.5–3 µs more than setting the headers after (bench/response-build-micro.ts, which also
- * has Bun's and workerd's figures: equal on Bun, setting after cheaper on workerd). An empty
- * record leaves the headers untouched, so a runtime's fast path for a bare body stays.
+ * Why: an init with several headers is the slow way on Deno and no faster elsewhere (docs/design-notes.md,
+ * "Headers set after construction"). An empty record leaves the headers untouched, so a runtime's
+ * fast path for a bare body stays.
  *
  * @example
  * buildResponse('{"ok":true}', 201, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] });
