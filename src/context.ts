@@ -2,7 +2,7 @@ import type { SessionApi } from './context-extensions.ts';
 import { HttpError } from './errors.ts';
 import type { EventKind, EventMap } from './event-map.ts';
 import { type RequestLike, RoveRequest } from './request.ts';
-import { checkHeader, type HeaderRecord, toHeadersInit } from './response.ts';
+import { buildResponse, checkHeader, type HeaderRecord } from './response.ts';
 import type { Params } from './router.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import { NO_WORKERS, type WorkerRunner } from './workers/runner.ts';
@@ -93,6 +93,8 @@ export interface ContextInternals {
   resShared(c: Context<any, any>): boolean;
   /** Headers set through `c.header()`, merged into a response the handler built itself. */
   pendingHeaders(c: Context<any, any>): HeaderRecord | null;
+  /** `c.header(name, value)` for each pair, without its check: for names and values checked (and names lower-cased) once, up front. */
+  setCheckedHeaders(c: Context<any, any>, pairs: readonly (readonly [string, string])[]): void;
   setValid(c: Context<any, any>, target: string, value: unknown): void;
   setBodyLimit(c: Context<any, any>, bytes: number): void;
   /** The raw query string, without `?`. */
@@ -149,6 +151,10 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
       made: (c) => c.#made,
       resShared: (c) => c.#resShared,
       pendingHeaders: (c) => c.#headers,
+      setCheckedHeaders: (c, pairs) => {
+        const h = (c.#headers ??= {});
+        for (let i = 0; i < pairs.length; i++) h[pairs[i][0]] = pairs[i][1];
+      },
       setValid: (c, target, value) => {
         (c.#valid ??= {})[target] = value;
       },
@@ -292,7 +298,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   /** A response with any body; the content type is yours to set. */
   body(data: BodyInit | null, status?: StatusCode, headers?: Record<string, string>): Response {
     if (data === null || typeof data === 'string' || data instanceof Uint8Array) return this.#make(data, undefined, status, headers);
-    return (this.#made = new Response(data, { status: status ?? this.#status, headers: toHeadersInit(this.#merge(undefined, headers)) }));
+    return (this.#made = buildResponse(data, status ?? this.#status, this.#merge(undefined, headers)));
   }
 
   /**
@@ -304,8 +310,9 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     status?: StatusCode,
     headers?: Record<string, string>,
   ): Response {
-    const init = { status: status ?? this.#status, headers: toHeadersInit(this.#merge(TEXT_TYPE, headers)) };
-    if (typeof source !== 'function') return (this.#made = new Response(source, init));
+    const code = status ?? this.#status;
+    const merged = this.#merge(TEXT_TYPE, headers);
+    if (typeof source !== 'function') return (this.#made = buildResponse(source, code, merged));
     const raw = this.#raw;
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: 1 });
     const w = writable.getWriter();
@@ -336,7 +343,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
         (err) => w.abort(err),
       )
       .catch(() => {});
-    return (this.#made = new Response(readable, init));
+    return (this.#made = buildResponse(readable, code, merged));
   }
 
   /** Redirect to a same-origin path or an absolute http(s) URL; anything else throws (see `isSafeLocation`). */
@@ -371,8 +378,8 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     const headers = this.#merge(type, extra);
     const code = status ?? this.#status;
     const respond = this.#config.respond;
-    return (this.#made =
-      respond !== undefined ? respond(payload, code, headers) : new Response(payload as BodyInit | null, { status: code, headers: toHeadersInit(headers) }));
+    // Without an adapter's factory: headers set after, not in the init (see buildResponse).
+    return (this.#made = respond !== undefined ? respond(payload, code, headers) : buildResponse(payload as BodyInit | null, code, headers));
   }
 }
 

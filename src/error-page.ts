@@ -4,6 +4,7 @@
  * APIs do not carry it.
  */
 import { describeError } from './errors.ts';
+import { appendHeaders } from './response.ts';
 
 /** Renders the app's default error answer when the client prefers HTML; undefined leaves it to problem+json. */
 export type ErrorPage = (error: unknown, accept: string | null, dev: boolean) => Response | undefined;
@@ -32,11 +33,12 @@ function escapeHtml(text: string): string {
 export const htmlErrorPage: ErrorPage = (error, accept, dev) => {
   if (!prefersHtml(accept)) return undefined;
   const { http, status, title, detail } = describeError(error, dev);
-  const headers = new Headers(http?.headers);
-  headers.set('content-type', 'text/html; charset=utf-8');
   const stack = dev && error instanceof Error && error.stack ? `<pre>${escapeHtml(error.stack)}</pre>` : '';
   const body =
     `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${status} ${title}</title></head>` +
     `<body><h1>${status} ${title}</h1>${detail ? `<p>${escapeHtml(detail)}</p>` : ''}${stack}</body></html>`;
-  return new Response(body, { status, headers });
+  const res = new Response(body, { status });
+  if (http?.headers !== undefined) appendHeaders(res.headers, http.headers);
+  res.headers.set('content-type', 'text/html; charset=utf-8');
+  return res;
 };

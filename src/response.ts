@@ -14,6 +14,48 @@ export function toHeadersInit(headers: HeaderRecord): HeadersInit {
   return pairs;
 }
 
+/**
+ * A Response with a header record's headers, set on it one by one rather than passed in the init:
+ * the same headers (a `set-cookie` array becomes one header per value), and on a string body the
+ * runtime's text/plain default until the record names a content type, as with an init.
+ * Why: an init with several headers is the slow way on Deno and no faster elsewhere (docs/design-notes.md,
+ * "Headers set after construction"). An empty record leaves the headers untouched, so a runtime's
+ * fast path for a bare body stays.
+ *
+ * @example
+ * buildResponse('{"ok":true}', 201, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] });
+ */
+export function buildResponse(body: BodyInit | null, status: number, headers: HeaderRecord): Response {
+  const res = status === 200 ? new Response(body) : new Response(body, { status });
+  let out: Headers | undefined;
+  for (const k in headers) {
+    const v = headers[k];
+    out ??= res.headers;
+    if (typeof v === 'string') out.set(k, v);
+    else for (let i = 0; i < v.length; i++) out.append(k, v[i]);
+  }
+  return res;
+}
+
+/**
+ * Copy a HeadersInit (a record, pairs or a Headers) onto a response's own headers, appending:
+ * what `new Headers(init)` would hold, without building one first.
+ */
+export function appendHeaders(target: Headers, init: HeadersInit): void {
+  if (init instanceof Headers) {
+    // Iterating a Headers gives each set-cookie on its own and joins the other repeated names, as copying does.
+    for (const [k, v] of init) target.append(k, v);
+  } else if (Array.isArray(init)) {
+    for (const pair of init) {
+      if (pair.length !== 2) throw new TypeError('A header pair needs a name and a value');
+      target.append(pair[0], pair[1]);
+    }
+  } else {
+    const record = init as Record<string, string>;
+    for (const k of Object.keys(record)) target.append(k, record[k]);
+  }
+}
+
 /** Add header values to a real Response (its own values win), copying it first if its headers are immutable. */
 export function withHeaders(res: Response, extra: HeaderRecord): Response {
   let out = res;

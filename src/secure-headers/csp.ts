@@ -48,10 +48,15 @@ export function compileCsp(directives: CspDirectives): { usesNonce: boolean; bui
     }
     parts.push(item);
   }
+  // The policy as text around its nonce slots, joined once: a response only puts its nonce in.
+  const text = parts.map((p) => p.map((s) => (s === NONCE ? '\u0000' : s)).join(' ')).join('; ');
+  const pieces = text.split('\u0000');
   return {
     usesNonce,
     build(nonce) {
-      return parts.map((p) => p.map((s) => (s === NONCE ? `'nonce-${nonce}'` : s)).join(' ')).join('; ');
+      let out = pieces[0];
+      for (let i = 1; i < pieces.length; i++) out += `'nonce-${nonce}'${pieces[i]}`;
+      return out;
     },
   };
 }

@@ -3,7 +3,8 @@
  * Content-Security-Policy with a fresh nonce per response for inline scripts.
  */
 import type { Handler } from '../compose.ts';
-import type { Context } from '../context.ts';
+import { type Context, internals } from '../context.ts';
+import { checkHeader } from '../response.ts';
 import { type CspDirectives, compileCsp } from './csp.ts';
 
 export { type CspDirectives, type CspSource, compileCsp, NONCE } from './csp.ts';
@@ -76,11 +77,19 @@ export function secureHeaders(options: SecureHeadersOptions = {}): Handler {
   const csp =
     policy === undefined || policy === false ? undefined : typeof policy === 'string' ? { usesNonce: false, build: () => policy } : compileCsp(policy);
   if (typeof policy === 'string' && /[\r\n]/.test(policy)) throw new TypeError('secureHeaders: CR or LF in the Content-Security-Policy');
+  // A policy without a nonce is the same on every response: it joins the fixed headers.
+  if (csp !== undefined && !csp.usesNonce) fixed.push([cspName, csp.build(undefined)]);
+  // Every name and value is checked here, once, as c.header() would check it on each request;
+  // a nonce policy is checked with a stand-in nonce (a real one is base64, which is always sendable).
+  for (const [name, value] of fixed) checkHeader(name, value);
+  if (hsts !== undefined) checkHeader('strict-transport-security', hsts);
+  if (csp?.usesNonce) checkHeader(cspName, csp.build('AAAA'));
+  const onHttps: [string, string][] = hsts === undefined ? fixed : [...fixed, ['strict-transport-security', hsts]];
+  const set = internals.setCheckedHeaders;
 
   return (c, next) => {
-    for (let i = 0; i < fixed.length; i++) c.header(fixed[i][0], fixed[i][1]);
-    if (hsts !== undefined && c.req.url.startsWith('https:')) c.header('strict-transport-security', hsts);
-    if (csp !== undefined) c.header(cspName, csp.build(csp.usesNonce ? cspNonce(c) : undefined));
+    set(c, c.req.url.startsWith('https:') ? onHttps : fixed);
+    if (csp?.usesNonce) set(c, [[cspName, csp.build(cspNonce(c))]]);
     return next();
   };
 }
