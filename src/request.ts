@@ -196,15 +196,17 @@ export class RoveRequest<K extends string = string> {
    * docs/design-notes.md); text() and bytes() after it give the value serialised again.
    */
   json<T = unknown>(): Promise<T> {
-    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.#limit())) {
-      this.#json = (this.#raw as Request).json().catch((error) => {
-        throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
-      });
-    }
-    // An adapter's own text reader, parsed in the same step: one promise, not two.
     const raw = this.#raw;
-    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && typeof raw.readText === 'function')
-      this.#json = raw.readText(this.#limit(), parseJson);
+    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined) {
+      if (this.#native(this.#limit())) {
+        this.#json = (raw as Request).json().catch((error) => {
+          throw error instanceof SyntaxError ? invalidJson() : error;
+        });
+      } else if (typeof raw.readText === 'function') {
+        // An adapter's own text reader, parsed in the same step: one promise, not two.
+        this.#json = raw.readText(this.#limit(), parseJson);
+      }
+    }
     return (this.#json ??= this.text().then(parseJson)) as Promise<T>;
   }
 
@@ -253,8 +255,12 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new BodyError('invalid', 400, 'Invalid JSON body');
+    throw invalidJson();
   }
+}
+
+function invalidJson(): BodyError {
+  return new BodyError('invalid', 400, 'Invalid JSON body');
 }
 
 /** The media type of a Content-Type value, lower-cased, without parameters. */
