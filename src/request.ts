@@ -47,7 +47,6 @@ export class RoveRequest<K extends string = string> {
   #bytes: Promise<Uint8Array> | undefined;
   #text: Promise<string> | undefined;
   #json: Promise<unknown> | undefined;
-  #form: Promise<FormData> | undefined;
 
   #queryString: string;
   #params: Params;
@@ -210,45 +209,13 @@ export class RoveRequest<K extends string = string> {
     return (this.#json ??= this.text().then(parseJson)) as Promise<T>;
   }
 
-  /** The body as FormData (urlencoded or multipart); anything else answers 415. */
-  formData(): Promise<FormData> {
-    if (this.#form !== undefined) return this.#form;
-    const type = this.#raw.headers.get('content-type') ?? '';
-    // Refused before a byte of the body is read.
-    if (!isFormType(type)) return (this.#form = Promise.reject(new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)')));
-    // urlencoded: parsed from the text by URLSearchParams (the same parser the Fetch spec uses),
-    // without a second Response around the body: less than half the cost per form.
-    if (mediaType(type) === 'application/x-www-form-urlencoded') {
-      return (this.#form = this.text().then((t) => {
-        const data = new FormData();
-        new URLSearchParams(t).forEach((value, key) => data.append(key, value));
-        return data;
-      }));
-    }
-    return (this.#form = this.bytes().then(async (b) => {
-      try {
-        return await new Response(b as BodyInit, { headers: { 'content-type': type } }).formData();
-      } catch {
-        throw new BodyError('invalid', 400, 'Malformed form body');
-      }
-    }));
-  }
-
+  /** The body as FormData (urlencoded or multipart); anything else answers 415. Put here by rove/form (`import 'rove/form'`). */
+  declare formData: () => Promise<FormData>;
   /**
-   * The form as an object; repeated fields become arrays. The object has no
-   * prototype, so a field named `__proto__` or `toString` is an own key like any other.
+   * The form as an object (a prototype-free one); repeated fields become arrays.
+   * Put here by rove/form (`import 'rove/form'`), which `validate('form')` and rove/csrf load.
    */
-  async form(): Promise<Record<string, FormValue | FormValue[]>> {
-    const data = await this.formData();
-    const out: Record<string, FormValue | FormValue[]> = Object.create(null);
-    data.forEach((value, key) => {
-      const prev = Object.hasOwn(out, key) ? out[key] : undefined;
-      if (prev === undefined) out[key] = value;
-      else if (Array.isArray(prev)) prev.push(value);
-      else out[key] = [prev, value];
-    });
-    return out;
-  }
+  declare form: () => Promise<Record<string, FormValue | FormValue[]>>;
 }
 
 function parseJson(text: string): unknown {
