@@ -1,7 +1,7 @@
 /**
  * rove/form: `c.req.formData()` and `c.req.form()`. Loading this module puts both methods
  * on every request (as rove/views puts `c.render` on every context), so apps that never
- * read a form do not carry them. `validate('form')` and rove/csrf load it themselves.
+ * read a form do not carry them. rove/csrf loads it; `validate('form')` reads forms without it.
  *
  * @example
  * import 'rove/form';
@@ -9,6 +9,9 @@
  */
 import { readForm, readFormData } from './form-body.ts';
 import { RoveRequest } from './request.ts';
+
+/** The same readers as functions: `await readForm(c.req)`. */
+export { readForm, readFormData };
 
 const methods = {
   formData(this: RoveRequest<any>) {

@@ -213,7 +213,7 @@ export class RoveRequest<K extends string = string> {
   declare formData: () => Promise<FormData>;
   /**
    * The form as an object (a prototype-free one); repeated fields become arrays.
-   * Put here by rove/form (`import 'rove/form'`), which `validate('form')` and rove/csrf load.
+   * Put here by rove/form (`import 'rove/form'`), which rove/csrf loads.
    */
   declare form: () => Promise<Record<string, FormValue | FormValue[]>>;
 }
