@@ -2,12 +2,13 @@ import { appendHeaders } from './response.ts';
 
 /** An error that carries the HTTP status to answer with. */
 export class HttpError extends Error {
-  readonly status: number;
-  readonly headers: HeadersInit | undefined;
+  // `declare`: set in the constructor, so no field initialisers are emitted for them.
+  declare readonly status: number;
+  declare readonly headers: HeadersInit | undefined;
   /** Extra RFC 9457 members, e.g. `errors` listing validation issues. */
-  readonly details: Record<string, unknown> | undefined;
+  declare readonly details: Record<string, unknown> | undefined;
   /** Whether the message may be shown to the client; defaults to status < 500. */
-  readonly expose: boolean;
+  declare readonly expose: boolean;
 
   constructor(status: number, message?: string, options: { cause?: unknown; headers?: HeadersInit; details?: Record<string, unknown>; expose?: boolean } = {}) {
     super(message ?? STATUS_TEXT[status] ?? 'Error', options.cause === undefined ? undefined : { cause: options.cause });

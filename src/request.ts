@@ -47,7 +47,6 @@ export class RoveRequest<K extends string = string> {
   #bytes: Promise<Uint8Array> | undefined;
   #text: Promise<string> | undefined;
   #json: Promise<unknown> | undefined;
-  #form: Promise<FormData> | undefined;
 
   #queryString: string;
   #params: Params;
@@ -196,65 +195,39 @@ export class RoveRequest<K extends string = string> {
    * docs/design-notes.md); text() and bytes() after it give the value serialised again.
    */
   json<T = unknown>(): Promise<T> {
-    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.#limit())) {
-      this.#json = (this.#raw as Request).json().catch((error) => {
-        throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
-      });
-    }
-    // An adapter's own text reader, parsed in the same step: one promise, not two.
     const raw = this.#raw;
-    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && typeof raw.readText === 'function')
-      this.#json = raw.readText(this.#limit(), parseJson);
+    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined) {
+      if (this.#native(this.#limit())) {
+        this.#json = (raw as Request).json().catch((error) => {
+          throw error instanceof SyntaxError ? invalidJson() : error;
+        });
+      } else if (typeof raw.readText === 'function') {
+        // An adapter's own text reader, parsed in the same step: one promise, not two.
+        this.#json = raw.readText(this.#limit(), parseJson);
+      }
+    }
     return (this.#json ??= this.text().then(parseJson)) as Promise<T>;
   }
 
-  /** The body as FormData (urlencoded or multipart); anything else answers 415. */
-  formData(): Promise<FormData> {
-    if (this.#form !== undefined) return this.#form;
-    const type = this.#raw.headers.get('content-type') ?? '';
-    // Refused before a byte of the body is read.
-    if (!isFormType(type)) return (this.#form = Promise.reject(new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)')));
-    // urlencoded: parsed from the text by URLSearchParams (the same parser the Fetch spec uses),
-    // without a second Response around the body: less than half the cost per form.
-    if (mediaType(type) === 'application/x-www-form-urlencoded') {
-      return (this.#form = this.text().then((t) => {
-        const data = new FormData();
-        new URLSearchParams(t).forEach((value, key) => data.append(key, value));
-        return data;
-      }));
-    }
-    return (this.#form = this.bytes().then(async (b) => {
-      try {
-        return await new Response(b as BodyInit, { headers: { 'content-type': type } }).formData();
-      } catch {
-        throw new BodyError('invalid', 400, 'Malformed form body');
-      }
-    }));
-  }
-
+  /** The body as FormData (urlencoded or multipart); anything else answers 415. Put here by rove/form (`import 'rove/form'`). */
+  declare formData: () => Promise<FormData>;
   /**
-   * The form as an object; repeated fields become arrays. The object has no
-   * prototype, so a field named `__proto__` or `toString` is an own key like any other.
+   * The form as an object (a prototype-free one); repeated fields become arrays.
+   * Put here by rove/form (`import 'rove/form'`), which rove/csrf loads.
    */
-  async form(): Promise<Record<string, FormValue | FormValue[]>> {
-    const data = await this.formData();
-    const out: Record<string, FormValue | FormValue[]> = Object.create(null);
-    data.forEach((value, key) => {
-      const prev = Object.hasOwn(out, key) ? out[key] : undefined;
-      if (prev === undefined) out[key] = value;
-      else if (Array.isArray(prev)) prev.push(value);
-      else out[key] = [prev, value];
-    });
-    return out;
-  }
+  declare form: () => Promise<Record<string, FormValue | FormValue[]>>;
 }
 
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new BodyError('invalid', 400, 'Invalid JSON body');
+    throw invalidJson();
   }
+}
+
+function invalidJson(): BodyError {
+  return new BodyError('invalid', 400, 'Invalid JSON body');
 }
 
 /** The media type of a Content-Type value, lower-cased, without parameters. */

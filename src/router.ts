@@ -82,11 +82,8 @@ export class Router<T> {
   add(method: string, path: string, value: T | ((variant: Segment[]) => T)): void {
     const key = method.toUpperCase();
     const variants = routeVariants(parseRoute(path));
-    const planned = variants.map((segments) => ({ segments, ...this.#place(segments) }));
-    for (const p of planned) {
-      if (p.methods?.has(key)) throw new RouteError(`Route registered twice: ${key} ${path}`);
-    }
-    for (const { segments } of planned) {
+    if (variants.some((v) => this.#place(v).methods?.has(key))) throw new RouteError(`Route registered twice: ${key} ${path}`);
+    for (const segments of variants) {
       const { methods, names } = this.#place(segments, true);
       const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
       methods!.set(key, entry);
@@ -162,7 +159,7 @@ export class Router<T> {
     // Checked here, over the names array, not by the caller looping over params: such a loop
     // put V8 in a deopt loop once (docs/design-notes.md; `npm run bench:deopts` guards it).
     const params: Params = {};
-    let malformed = false;
+    let malformed: true | undefined;
     let tooLong: string | undefined;
     for (let i = 0; i < entry.names.length; i++) {
       const raw = values[i];
@@ -172,8 +169,7 @@ export class Router<T> {
       if (value.length > maxParamLength && tooLong === undefined) tooLong = entry.names[i];
       params[entry.names[i]] = value;
     }
-    if (malformed) return { value: entry.value, params, malformed: true };
-    return tooLong === undefined ? { value: entry.value, params } : { value: entry.value, params, tooLong };
+    return malformed ? { value: entry.value, params, malformed } : { value: entry.value, params, tooLong };
   }
 
   /** Methods that have a route for this path, in a stable order (HEAD with GET; every method with `all()`). */
@@ -182,48 +178,33 @@ export class Router<T> {
     return [...METHODS, ...extra].filter((m) => this.#find(m, path, Infinity) !== null);
   }
 
+  /** The route under `node` for the path from `start` on (past its end: `node`'s own routes). */
   #walk(node: Node<T>, path: string, start: number, method: string, values: string[], encoded: boolean): Entry<T> | undefined {
+    if (start > path.length) return node.routes === null ? undefined : pick(node.routes, method);
     const slash = path.indexOf('/', start);
     const end = slash === -1 ? path.length : slash;
     const raw = path.slice(start, end);
-    const last = slash === -1;
+    const text = encoded ? decode(raw) : raw;
+    let found: Entry<T> | undefined;
 
-    if (node.statics !== null) {
-      const text = encoded ? decode(raw) : raw;
-      const next = text === undefined ? undefined : node.statics.get(text);
-      if (next !== undefined) {
-        const found = last ? next.routes && pick(next.routes, method) : this.#walk(next, path, end + 1, method, values, encoded);
-        if (found) return found;
-      }
-    }
+    const next = text === undefined ? undefined : node.statics?.get(text);
+    if (next !== undefined && (found = this.#walk(next, path, end + 1, method, values, encoded))) return found;
     // A constraint decides for itself whether an empty segment matches (`:name{.*}` on `/files/`).
-    if (node.constrained !== null) {
-      const text = encoded ? decode(raw) : raw;
-      if (text !== undefined) {
-        for (const c of node.constrained) {
-          if (!c.re.test(text)) continue;
-          values.push(raw);
-          const found = last ? c.node.routes && pick(c.node.routes, method) : this.#walk(c.node, path, end + 1, method, values, encoded);
-          if (found) return found;
-          values.pop();
-        }
+    if (node.constrained !== null && text !== undefined) {
+      for (const c of node.constrained) {
+        if (!c.re.test(text)) continue;
+        values.push(raw);
+        if ((found = this.#walk(c.node, path, end + 1, method, values, encoded))) return found;
+        values.pop();
       }
     }
     if (node.param !== null && raw.length > 0) {
       values.push(raw);
-      const next = node.param;
-      const found = last ? next.routes && pick(next.routes, method) : this.#walk(next, path, end + 1, method, values, encoded);
-      if (found) return found;
+      if ((found = this.#walk(node.param, path, end + 1, method, values, encoded))) return found;
       values.pop();
     }
-    if (node.wildcard !== null) {
-      const found = pick(node.wildcard, method);
-      if (found) {
-        values.push(path.slice(start));
-        return found;
-      }
-    }
-    return undefined;
+    if (node.wildcard !== null && (found = pick(node.wildcard, method))) values.push(path.slice(start));
+    return found;
   }
 }
 

@@ -1,6 +1,7 @@
 import { type Handler, NEXT_DONE, type Next } from './compose.ts';
 import { type Context, internals } from './context.ts';
 import { BodyError, HttpError } from './errors.ts';
+import { readForm } from './form-body.ts';
 import { isFormType, isJsonType } from './request.ts';
 
 /** The Standard Schema v1 interface (zod 4, valibot and arktype implement it). */
@@ -41,7 +42,7 @@ function read(c: Context<any, any>, target: ValidationTarget): unknown {
       return c.req.param();
     case 'form':
       if (!isFormType(c.req.header('content-type') ?? null)) throw new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)');
-      return c.req.form();
+      return readForm(c.req);
   }
 }
 

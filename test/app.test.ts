@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { getCookie, setCookie } from '../src/cookie.ts';
 import { htmlErrorPage } from '../src/error-page.ts';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
+import '../src/form.ts';
 import { createViews } from '../src/views/index.ts';
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);

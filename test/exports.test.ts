@@ -29,6 +29,7 @@ const ENTRIES = [
   'rove/trust-proxy',
   'rove/error-page',
   'rove/request-events',
+  'rove/form',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};

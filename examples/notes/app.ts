@@ -7,6 +7,7 @@ import { App, type Context, HttpError } from 'rove';
 import { basicAuth, jwt, jwtPayload } from 'rove/auth';
 import { compress } from 'rove/compress';
 import { cors } from 'rove/cors';
+import 'rove/form';
 import { csrf, csrfToken } from 'rove/csrf';
 import { etag } from 'rove/etag';
 import { requestId } from 'rove/request-id';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExecutionContext } from '../../src/context.ts';
 import { App, BodyError, HttpError, type RoveEvent, type StandardSchemaV1, validate } from '../../src/index.ts';
 import '../../src/request-events.ts';
+import '../../src/form.ts';
 
 const ANY_NUMBER = {
   '~standard': { version: 1, vendor: 'test', validate: (v: unknown) => (typeof v === 'number' ? { value: v } : { issues: [{ message: 'not a number' }] }) },

@@ -1,6 +1,7 @@
 // The probe app: one route per defect of issue 11, so hostile.test.ts can reproduce each over real HTTP.
 import { App, type Handler, HttpError, Router, validate } from 'rove';
 import { setCookie } from 'rove/cookie';
+import 'rove/form';
 import 'rove/request-events';
 import { trustProxy } from 'rove/trust-proxy';
 import { z } from 'zod';
