@@ -56,6 +56,18 @@ describe('cors > preflight', () => {
     for (let i = 0; i < 600; i++) expect((await preflight(app, APP, 'PUT', i % 2 ? 'content-type' : ` content-type${' '.repeat(i % 7)}`)).status).toBe(204);
   });
 
+  it('answers an allowed preflight without a promise when nothing else is async', () => {
+    const app = new App();
+    app.use('/api', cors({ origin: APP }));
+    const ask = (origin: string) =>
+      app.fetch(new Request('http://localhost/api/x', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } }));
+    for (let i = 0; i < 2; i++) {
+      const res = ask(APP);
+      expect(res).toBeInstanceOf(Response);
+      expect((res as Response).status).toBe(204);
+    }
+  });
+
   it('gives each preflight its own copy of a remembered answer: what middleware adds to one stays on it', async () => {
     const app = new App();
     let n = 0;
