@@ -136,9 +136,10 @@ export function cors(options: CorsOptions = {}): Handler {
 
 /**
  * A 204 with these headers, every one a checked token, a listed or syntax-checked origin, or a
- * number: the runtime binding's header check may skip it (markChecked). Set one by one on the new Response: on Deno that costs a third of
- * passing them in the init (which converts the record as WebIDL does). Later answers clone it:
- * a bodiless clone costs a third of building one on Bun, a fifth on Deno, about the same on Node.
+ * number: the runtime binding's header check may skip it (markChecked). Set one by one on the
+ * new Response: on Deno that costs a third of passing them in the init (which converts the
+ * record as WebIDL does). Later answers clone it: a bodiless clone costs a third of building
+ * one on Bun, a fifth on Deno, about the same on Node.
  */
 function noContent(headers: Readonly<Record<string, string>>): Response {
   const res = new Response(null, { status: 204 });
