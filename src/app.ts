@@ -8,7 +8,7 @@ import { errorResponse, HttpError, internalError } from './errors.ts';
 import { EventBus, type EventKind, type Listener, requestHooks } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
-import { withHeaders } from './response.ts';
+import { isChecked, withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
@@ -296,7 +296,9 @@ export class App<E extends Env = Env> {
     if (res === undefined) throw new Error('The handler returned no response');
     if (!(res instanceof Response)) throw new TypeError('A handler must return a Response');
     const made = res === internals.made(c);
-    this.#check?.(res, made && !internals.resShared(c));
+    // A helper's response, or one middleware marked as built from checked values, needs no check
+    // unless middleware read c.res (and may have changed its headers).
+    this.#check?.(res, (made || isChecked(res)) && !internals.resShared(c));
     if (made) return res;
     const pending = internals.pendingHeaders(c);
     return pending === null ? res : withHeaders(res, pending);

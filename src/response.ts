@@ -98,3 +98,24 @@ export function checkHeader(name: string, value: string): void {
 export function checkHeaders(res: Response, built = false): void {
   if (!built) res.headers.forEach((value, name) => checkHeader(name, value));
 }
+
+/** Marks a Response whose headers were all built from checked values (markChecked). */
+const CHECKED = Symbol('rove.checked');
+
+/**
+ * Mark a Response that middleware built only from values it checked (tokens, listed origins,
+ * numbers): the app then skips the binding's `checkHeaders` on it, as on a helper's response,
+ * unless middleware read `c.res` afterwards (and so may have changed its headers).
+ *
+ * @example
+ * return markChecked(new Response(null, { status: 204, headers: { 'access-control-max-age': '600' } }));
+ */
+export function markChecked(res: Response): Response {
+  (res as unknown as Record<symbol, boolean>)[CHECKED] = true;
+  return res;
+}
+
+/** Whether markChecked marked this Response. */
+export function isChecked(res: Response): boolean {
+  return (res as unknown as Record<symbol, boolean | undefined>)[CHECKED] === true;
+}

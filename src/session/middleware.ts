@@ -33,6 +33,12 @@ export interface SessionOptions {
   /** Seconds a session lives after it was last saved. Default 86,400 (one day). */
   maxAge?: number;
   cookie?: SessionCookieOptions;
+  /**
+   * Session cookies remembered once opened, by their exact text, so a browser resending the
+   * same cookie costs no decryption (least recently used out; 0: decrypt every time). Default
+   * 1024. Expiry is still checked on every request. See docs/session.md.
+   */
+  remember?: number;
 }
 
 /** What browsers keep of one cookie's name and value, at least (RFC 6265 §6.1). */
@@ -87,7 +93,9 @@ export function session(options: SessionOptions): Handler {
   };
   serializeCookie(name, '', base); // a bad path or domain throws here, at registration
   if (base.sameSite === 'None' && secure === false) throw new TypeError('session(): sameSite "None" needs a Secure cookie');
-  const box = sealer(keys, `rove/session ${name}`);
+  if (options.remember !== undefined && (!Number.isInteger(options.remember) || options.remember < 0))
+    throw new RangeError('session(): remember is a whole number of cookies (0: decrypt every time)');
+  const box = sealer(keys, `rove/session ${name}`, { remember: options.remember });
   const config: Config = { name, store, inCookie, maxAge, base, secure, browserSession: cookie.browserSession === true, box };
 
   return async (c, next) => {

@@ -1,6 +1,7 @@
 // Sealing: AES-256-GCM encryption with authentication, under keys derived with HKDF from
 // the app's secrets. A sealed value can be neither read nor changed without a key.
 import { fromBase64Url, toBase64Url } from '../base64url.ts';
+import { OPENED_MAX, Opened } from './opened.ts';
 
 /** Encrypts and authenticates short texts; opens what any of its keys sealed. */
 export interface Sealer {
@@ -43,6 +44,14 @@ export function checkSecrets(keys: string | readonly string[] | undefined, featu
   return list;
 }
 
+export interface SealerOptions {
+  /**
+   * Sealed values remembered once opened, by their exact text (least recently used out; 0: none).
+   * Default 1024. The memory is the sealer's own, so it never outlives its keys.
+   */
+  remember?: number;
+}
+
 /**
  * A sealer for one purpose. `purpose` enters the key derivation and the authenticated data,
  * so a value sealed for one cookie name does not open as another.
@@ -52,8 +61,13 @@ export function checkSecrets(keys: string | readonly string[] | undefined, featu
  * const sealed = await box.seal('{"user":1}');
  * await box.unseal(sealed); // '{"user":1}'
  */
-export function sealer(secrets: readonly string[], purpose: string): Sealer {
+export function sealer(secrets: readonly string[], purpose: string, options: SealerOptions = {}): Sealer {
   const aad = encoder.encode(purpose);
+  const remember = options.remember ?? OPENED_MAX;
+  if (!Number.isInteger(remember) || remember < 0) throw new RangeError('sealer(): remember is a whole number of values (0: none)');
+  // A decryption of the same text under the same keys always gives the same answer: a browser
+  // resending one cookie is opened once. Only what opened goes in, never a failure.
+  const opened = remember > 0 ? new Opened(remember) : undefined;
   // Derived on first use, not when registered: Workers refuse crypto work at global scope.
   let deriving: Promise<CryptoKey[]> | undefined;
   // Once derived, the keys are used without awaiting a promise on every request.
@@ -63,23 +77,31 @@ export function sealer(secrets: readonly string[], purpose: string): Sealer {
     async seal(plain) {
       const [key] = keys ?? (await derived());
       const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-      const cipher = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, encoder.encode(plain)));
+      const bytes = encoder.encode(plain);
+      const cipher = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, bytes));
       const out = new Uint8Array(1 + IV_BYTES + cipher.length);
       out[0] = VERSION;
       out.set(iv, 1);
       out.set(cipher, 1 + IV_BYTES);
-      return toBase64Url(out);
+      const sealed = toBase64Url(out);
+      // The browser sends it back next: it opens without a decryption. Kept as unseal would give
+      // it (a lone surrogate in `plain` comes back as U+FFFD).
+      opened?.set(sealed, decoder.decode(bytes));
+      return sealed;
     },
     async unseal(sealed) {
       if (typeof sealed !== 'string' || sealed.length > MAX_SEALED_LENGTH) return null;
+      const known = opened?.get(sealed);
+      if (known !== undefined) return known;
       const bytes = fromBase64Url(sealed);
       if (bytes === null || bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) return null;
       const iv = bytes.subarray(1, 1 + IV_BYTES);
       const cipher = bytes.subarray(1 + IV_BYTES);
       for (const key of keys ?? (await derived())) {
         try {
-          const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, cipher);
-          return decoder.decode(plain);
+          const plain = decoder.decode(await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, cipher));
+          opened?.set(sealed, plain);
+          return plain;
         } catch {
           // not this key (or not valid UTF-8): try the next one
         }

@@ -56,6 +56,38 @@ describe('cors > preflight', () => {
     for (let i = 0; i < 600; i++) expect((await preflight(app, APP, 'PUT', i % 2 ? 'content-type' : ` content-type${' '.repeat(i % 7)}`)).status).toBe(204);
   });
 
+  it('answers an allowed preflight without a promise when nothing else is async', () => {
+    const app = new App();
+    app.use('/api', cors({ origin: APP }));
+    const ask = (origin: string) =>
+      app.fetch(new Request('http://localhost/api/x', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } }));
+    for (let i = 0; i < 2; i++) {
+      const res = ask(APP);
+      expect(res).toBeInstanceOf(Response);
+      expect((res as Response).status).toBe(204);
+    }
+  });
+
+  it('gives each preflight its own copy of a remembered answer: what middleware adds to one stays on it', async () => {
+    const app = new App();
+    let n = 0;
+    app.use(async (c, next) => {
+      await next();
+      n++;
+      c.res.headers.append('vary', 'X-Round');
+      c.res.headers.set('x-round', String(n));
+    });
+    app.use('/api', cors({ origin: APP, headers: ['content-type'] }));
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await preflight(app, APP, 'POST', 'content-type'));
+    expect(answers.map((r) => r.headers.get('x-round'))).toEqual(['1', '2', '3']);
+    for (const r of answers) {
+      expect(r.status).toBe(204);
+      expect(r.headers.get('vary')).toBe('Origin, X-Round');
+      expect(r.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(r.body).toBeNull();
+    }
+  });
   it('answers preflights on paths with no OPTIONS route, and on unknown paths under the prefix', async () => {
     const app = makeApp({ origin: APP });
     expect((await preflight(app, APP, 'PUT', undefined, '/api/unknown')).status).toBe(204);
