@@ -12,15 +12,6 @@ function escaped(app: App<any>, error: unknown): Response {
   return internalError(app.settings.dev ? error : undefined);
 }
 
-/** completeDeno for a response that arrived later, outside the fetch handler's try. */
-function completed(app: App<any>, res: Response, request: Request): Response {
-  try {
-    return completeDeno(res, request);
-  } catch (error) {
-    return escaped(app, error);
-  }
-}
-
 /**
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.
  * Handlers get the environment as `c.env` and the client address as `c.req.ip`;
@@ -41,8 +32,11 @@ export function toDeploy(
   let env = options.env;
   const ctx = backgroundContext(new Set());
   // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
-  app.bind({ runtime: 'deno-deploy', address: denoAddress, check: checkHeaders });
+  // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app's error boundary, so
+  // fetch returns the app's own promise (which never rejects) instead of chaining one more.
+  app.bind({ runtime: 'deno-deploy', address: denoAddress, check: checkHeaders, upgrade: (res, request) => completeDeno(res, request as Request) });
   watchGlobalErrors(app, 'deno-deploy');
+  const fail = (error: unknown) => escaped(app, error);
   return {
     fetch(request, info) {
       // `deno serve` takes no onError from the module: anything thrown would get Deno's own 500.
@@ -50,14 +44,8 @@ export function toDeploy(
         const refused = checkDenoRequest(request);
         if (refused !== undefined) return refused;
         const out = app.handle(request, (env ??= denoEnv()), ctx, info);
-        // A WebSocket route's answer becomes Deno's 101. One then() with both callbacks: a
-        // .then().catch() pair would make two promises per asynchronous request.
-        return out instanceof Promise
-          ? out.then(
-              (res) => completed(app, res, request),
-              (error) => escaped(app, error),
-            )
-          : completeDeno(out, request);
+        // One callback made once, for a promise the app never rejects (a runtime failure might).
+        return out instanceof Promise ? out.then(undefined, fail) : out;
       } catch (error) {
         return escaped(app, error);
       }

@@ -10,6 +10,7 @@ import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
+import { upgradeOf } from './websocket/protocol.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
@@ -62,6 +63,7 @@ export class App<E extends Env = Env> {
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
   #check: ServerBinding['check'];
+  #upgrade: ServerBinding['upgrade'];
   #runtime: string | undefined;
   #reported = false;
   #errorPage: ErrorPage | undefined;
@@ -90,6 +92,7 @@ export class App<E extends Env = Env> {
       address = binding.address;
       this.#config.respond = binding.respond;
       this.#check = binding.check;
+      this.#upgrade = binding.upgrade;
     };
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
@@ -297,9 +300,9 @@ export class App<E extends Env = Env> {
     if (!(res instanceof Response)) throw new TypeError('A handler must return a Response');
     const made = res === internals.made(c);
     this.#check?.(res, made && !internals.resShared(c));
-    if (made) return res;
-    const pending = internals.pendingHeaders(c);
-    return pending === null ? res : withHeaders(res, pending);
+    const pending = made ? null : internals.pendingHeaders(c);
+    const out = pending === null ? res : withHeaders(res, pending);
+    return this.#upgrade !== undefined && upgradeOf(out) !== undefined ? this.#upgrade(out, c.req.raw) : out;
   }
 
   #fail(error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Response> {
