@@ -197,9 +197,7 @@ export class RoveRequest<K extends string = string> {
    */
   json<T = unknown>(): Promise<T> {
     if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native(this.#limit())) {
-      this.#json = (this.#raw as Request).json().catch((error) => {
-        throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
-      });
+      this.#json = (this.#raw as Request).json().catch(invalidJson);
     }
     // An adapter's own text reader, parsed in the same step: one promise, not two.
     const raw = this.#raw;
@@ -247,6 +245,11 @@ export class RoveRequest<K extends string = string> {
     });
     return out;
   }
+}
+
+/** The native JSON reader's failure: a syntax error is the client's (400); anything else is passed on. */
+function invalidJson(error: unknown): never {
+  throw error instanceof SyntaxError ? new BodyError('invalid', 400, 'Invalid JSON body') : error;
 }
 
 function parseJson(text: string): unknown {
