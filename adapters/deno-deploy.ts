@@ -2,6 +2,7 @@ import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { checkHeaders } from '../src/response.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from './deno.ts';
+import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
@@ -34,7 +35,13 @@ export function toDeploy(
   // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
   // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app's error boundary, so
   // fetch returns the app's own promise (which never rejects) instead of chaining one more.
-  app.bind({ runtime: 'deno-deploy', address: denoAddress, check: checkHeaders, upgrade: (res, request) => completeDeno(res, request as Request) });
+  app.bind({
+    runtime: 'deno-deploy',
+    address: denoAddress,
+    check: checkHeaders,
+    header: denoHeader,
+    upgrade: (res, request) => completeDeno(res, request as Request),
+  });
   watchGlobalErrors(app, 'deno-deploy');
   const fail = (error: unknown) => escaped(app, error);
   return {

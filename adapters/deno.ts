@@ -1,6 +1,7 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { checkHeaders } from '../src/response.ts';
+import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
@@ -80,7 +81,13 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const sockets = new OpenSockets();
   // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app, so the handler below
   // returns the app's own promise instead of chaining one more per request.
-  app.bind({ runtime: 'deno', address: denoAddress, check: checkHeaders, upgrade: (res, request) => completeDeno(res, request as Request, sockets) });
+  app.bind({
+    runtime: 'deno',
+    address: denoAddress,
+    check: checkHeaders,
+    header: denoHeader,
+    upgrade: (res, request) => completeDeno(res, request as Request, sockets),
+  });
   let server: DenoServer | undefined;
   let listened!: (address: Address) => void;
   const listening = new Promise<Address>((resolve) => (listened = resolve));

@@ -58,6 +58,8 @@ export interface ServerBinding {
    * an adapter returns what `handle` gives as is, adding no promise of its own.
    */
   upgrade?(res: Response, request: RequestLike): Response;
+  /** The runtime's cheaper `request.headers.get(name)`, for `c.req.header()` and the body readers. */
+  header?(request: RequestLike, name: string): string | null;
 }
 
 /**

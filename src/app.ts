@@ -91,6 +91,7 @@ export class App<E extends Env = Env> {
       this.#runtime = binding.runtime;
       address = binding.address;
       this.#config.respond = binding.respond;
+      this.#config.header = binding.header;
       this.#check = binding.check;
       this.#upgrade = binding.upgrade;
     };
