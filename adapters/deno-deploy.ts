@@ -2,6 +2,7 @@ import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { checkHeaders } from '../src/response.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from './deno.ts';
+import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
@@ -10,15 +11,6 @@ import { completeDeno } from './websocket-deno.ts';
 /** Rove's own 500 for anything that escaped (its message only in dev mode). */
 function escaped(app: App<any>, error: unknown): Response {
   return internalError(app.settings.dev ? error : undefined);
-}
-
-/** completeDeno for a response that arrived later, outside the fetch handler's try. */
-function completed(app: App<any>, res: Response, request: Request): Response {
-  try {
-    return completeDeno(res, request);
-  } catch (error) {
-    return escaped(app, error);
-  }
 }
 
 /**
@@ -41,8 +33,17 @@ export function toDeploy(
   let env = options.env;
   const ctx = backgroundContext(new Set());
   // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
-  app.bind({ runtime: 'deno-deploy', address: denoAddress, check: checkHeaders });
+  // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app's error boundary, so
+  // fetch returns the app's own promise (which never rejects) instead of chaining one more.
+  app.bind({
+    runtime: 'deno-deploy',
+    address: denoAddress,
+    check: checkHeaders,
+    header: denoHeader,
+    upgrade: (res, request) => completeDeno(res, request as Request),
+  });
   watchGlobalErrors(app, 'deno-deploy');
+  const fail = (error: unknown) => escaped(app, error);
   return {
     fetch(request, info) {
       // `deno serve` takes no onError from the module: anything thrown would get Deno's own 500.
@@ -50,14 +51,8 @@ export function toDeploy(
         const refused = checkDenoRequest(request);
         if (refused !== undefined) return refused;
         const out = app.handle(request, (env ??= denoEnv()), ctx, info);
-        // A WebSocket route's answer becomes Deno's 101. One then() with both callbacks: a
-        // .then().catch() pair would make two promises per asynchronous request.
-        return out instanceof Promise
-          ? out.then(
-              (res) => completed(app, res, request),
-              (error) => escaped(app, error),
-            )
-          : completeDeno(out, request);
+        // One callback made once, for a promise the app never rejects (a runtime failure might).
+        return out instanceof Promise ? out.then(undefined, fail) : out;
       } catch (error) {
         return escaped(app, error);
       }

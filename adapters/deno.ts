@@ -1,6 +1,7 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { checkHeaders } from '../src/response.ts';
+import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
@@ -77,9 +78,17 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(webWorkers('deno'));
   // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
-  app.bind({ runtime: 'deno', address: denoAddress, check: checkHeaders });
-  let server: DenoServer | undefined;
   const sockets = new OpenSockets();
+  // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app, so the handler below
+  // returns the app's own promise instead of chaining one more per request.
+  app.bind({
+    runtime: 'deno',
+    address: denoAddress,
+    check: checkHeaders,
+    header: denoHeader,
+    upgrade: (res, request) => completeDeno(res, request as Request, sockets),
+  });
+  let server: DenoServer | undefined;
   let listened!: (address: Address) => void;
   const listening = new Promise<Address>((resolve) => (listened = resolve));
   const handle = startServer(app, options, pending, {
@@ -96,10 +105,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
         },
         (request, info) => {
           const refused = checkDenoRequest(request);
-          if (refused !== undefined) return refused;
-          const out = app.handle(request, env, ctx, info);
-          // A WebSocket route's answer becomes Deno's 101.
-          return out instanceof Promise ? out.then((res) => completeDeno(res, request, sockets)) : completeDeno(out, request, sockets);
+          return refused !== undefined ? refused : app.handle(request, env, ctx, info);
         },
       );
       return listening;

@@ -52,6 +52,14 @@ export interface ServerBinding {
    * a binding whose check costs something may trust it then.
    */
   check?(res: Response, built: boolean): void;
+  /**
+   * Turns a WebSocket route's placeholder response into the runtime's own answer, inside the
+   * app's error boundary; called only for a response `upgradeOf` finds an upgrade on. With it,
+   * an adapter returns what `handle` gives as is, adding no promise of its own.
+   */
+  upgrade?(res: Response, request: RequestLike): Response;
+  /** The runtime's cheaper `request.headers.get(name)`, for `c.req.header()` and the body readers. */
+  header?(request: RequestLike, name: string): string | null;
 }
 
 /**

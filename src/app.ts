@@ -10,6 +10,7 @@ import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { isChecked, withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
+import { upgradeOf } from './websocket/protocol.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
@@ -62,6 +63,7 @@ export class App<E extends Env = Env> {
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
   #check: ServerBinding['check'];
+  #upgrade: ServerBinding['upgrade'];
   #runtime: string | undefined;
   #reported = false;
   #errorPage: ErrorPage | undefined;
@@ -89,7 +91,9 @@ export class App<E extends Env = Env> {
       this.#runtime = binding.runtime;
       address = binding.address;
       this.#config.respond = binding.respond;
+      this.#config.header = binding.header;
       this.#check = binding.check;
+      this.#upgrade = binding.upgrade;
     };
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
@@ -299,9 +303,9 @@ export class App<E extends Env = Env> {
     // A helper's response, or one middleware marked as built from checked values, needs no check
     // unless middleware read c.res (and may have changed its headers).
     this.#check?.(res, (made || isChecked(res)) && !internals.resShared(c));
-    if (made) return res;
-    const pending = internals.pendingHeaders(c);
-    return pending === null ? res : withHeaders(res, pending);
+    const pending = made ? null : internals.pendingHeaders(c);
+    const out = pending === null ? res : withHeaders(res, pending);
+    return this.#upgrade !== undefined && upgradeOf(out) !== undefined ? this.#upgrade(out, c.req.raw) : out;
   }
 
   #fail(error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Response> {

@@ -24,7 +24,8 @@ export const NEXT_DONE: Promise<void> = resolved;
  * Compose a route's middleware and handlers once, at registration. The result
  * runs the onion and returns a promise that settles when it is done, or nothing
  * when every layer finished synchronously; the response it ended with is in the
- * context (the app reads it there). A single handler is called directly: its
+ * context, or what the promise resolves with (the app reads both, as the
+ * response of a single handler, and answers a rejection with `onError`). A single handler is called directly: its
  * return value is the response, and no promise is made unless it makes one.
  * A middleware that works only before the handler can skip the promise hops:
  * `(c, next) => { c.set('id', id); return next(); }` is as cheap as a function call.
@@ -59,6 +60,9 @@ export function compose(fns: Handler[], onError: ErrorResponder): (c: Context<an
         // settles with nothing to keep (each inner layer keeps its own response and handles its
         // own errors; only a second next() call rejects it, and that reaches the layer outside).
         if (out === inner) return out;
+        // The outermost layer's own promise goes to the app as it is: the app reads a response it
+        // resolves with, and turns a rejection into onError's answer, as keep and fail would.
+        if (i === 0) return out as Promise<void>;
         keep ??= (value) => {
           if (value !== undefined) internals.setRes(c, value as Response);
         };

@@ -30,6 +30,8 @@ export interface ContextConfig {
   events: { has(kind: EventKind): boolean; emit<K extends EventKind>(kind: K, metadata: EventMap[K], ctx?: ExecutionContext): void };
   workers?: WorkerRunner;
   respond?: ResponseFactory;
+  /** The adapter's one-header lookup (see ServerBinding.header). */
+  header?(request: RequestLike, name: string): string | null;
   /** The client address of a request: the adapter's socket address, then the app's trustProxy rule. */
   clientIp(request: RequestLike, info: unknown): string | undefined;
 }

@@ -10,7 +10,7 @@ const parsed = new WeakMap<RoveRequest<any>, Promise<FormData>>();
 export function readFormData(req: RoveRequest<any>): Promise<FormData> {
   let form = parsed.get(req);
   if (form !== undefined) return form;
-  const type = req.headers.get('content-type') ?? '';
+  const type = req.header('content-type') ?? '';
   if (!isFormType(type)) {
     // Refused before a byte of the body is read.
     form = Promise.reject(new BodyError('unsupported-type', 415, 'Expected a form body (urlencoded or multipart)'));

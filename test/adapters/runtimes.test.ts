@@ -86,6 +86,19 @@ describe.each(RUNTIMES)('%s adapter', (runtime) => {
     expect(res.body).toBe('');
   });
 
+  it('c.req.header() answers as request.headers.get: any case, repeated lines joined, null when absent', async () => {
+    const res = await rawRequest(fx.port, 'GET /headers HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nx-a: 2\r\nx-b: B\r\nConnection: close\r\n\r\n');
+    expect(JSON.parse(res.body)).toEqual({ a: '1, 2', b: 'B', host: 'h' });
+    const post = await rawRequest(fx.port, 'POST /length HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nConnection: close\r\n\r\n', 'hello');
+    expect(JSON.parse(post.body)).toEqual({ length: '5', text: 'hello' });
+  });
+
+  // On Deno, c.req.header() skips building the Headers; once a handler built them, they answer.
+  it('c.req.header() after the handler read c.req.raw.headers', async () => {
+    const res = await rawRequest(fx.port, 'GET /headers-built HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nConnection: close\r\n\r\n');
+    expect(JSON.parse(res.body)).toEqual({ built: '1', a: '1' });
+  });
+
   it('a CR/LF taken from the query never reaches the response headers', async () => {
     const res = await withHost(fx.port, 'h', '/crlf?v=x%0D%0ASet-Cookie:%20a=1');
     expect(res.status).toBe(500);
