@@ -19,12 +19,25 @@ function spreadCell(s: Spread | null): Cell {
 export function methodLines(result: BenchResult): string[] {
   const out: string[] = [];
   if (result.meta.pinning !== undefined) out.push(`Pinning: ${pinningText(result.meta.pinning)}.`);
-  const changed = new Map<string, NonNullable<Row['load']>>();
-  for (const r of result.rows) if (r.load && !changed.has(r.runtime)) changed.set(r.runtime, r.load);
-  for (const [rt, load] of changed)
-    out.push(
-      `${rt} ran with ${load.connections} connections, pipelining ${load.pipelining} (the load it sustains; \`--runtime-load profile\` gives it the profile's): ${load.reason ?? ''}.`,
-    );
+  // Grouped by runtime and load: a runtime may run only some scenarios with other settings (Bun's
+  // pipelining bug), and the DB scenarios run unpipelined everywhere.
+  const groups = new Map<string, { rt: string; load: NonNullable<Row['load']>; scenarios: Set<string> }>();
+  const perRuntime = new Map<string, Set<string>>();
+  for (const r of result.rows) {
+    let all = perRuntime.get(r.runtime);
+    if (all === undefined) perRuntime.set(r.runtime, (all = new Set()));
+    all.add(r.scenario);
+    if (!r.load) continue;
+    const key = `${r.runtime} ${r.load.connections} ${r.load.pipelining} ${r.load.reason ?? ''}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = { rt: r.runtime, load: r.load, scenarios: new Set() }));
+    g.scenarios.add(r.scenario);
+  }
+  for (const { rt, load, scenarios } of groups.values()) {
+    const which = scenarios.size === perRuntime.get(rt)?.size ? 'every scenario' : [...scenarios].map((id) => `\`${id}\``).join(', ');
+    const why = load.reason ? `the load it sustains: ${load.reason}` : "the scenario's own load";
+    out.push(`${rt} ran ${which} with ${load.connections} connections, pipelining ${load.pipelining} (${why}).`);
+  }
   return out;
 }
 
