@@ -1,3 +1,5 @@
+// Served apps can listen (`app.on`) without importing rove/events themselves.
+import '../src/app-events.ts';
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
 import { checkHeaders } from '../src/response.ts';
@@ -60,7 +62,7 @@ export function toDeploy(
     // deno serve calls it in place of its own "Listening on" line.
     onListen({ port = 0, hostname = '' }) {
       (options.onListen ?? listenMessage)({ port, hostname });
-      app.events.emit('server:listening', { runtime: 'deno-deploy', hostname, port, url: listenUrl(hostname, port) });
+      app.events?.emit('server:listening', { runtime: 'deno-deploy', hostname, port, url: listenUrl(hostname, port) });
     },
   };
 }

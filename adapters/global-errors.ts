@@ -25,10 +25,10 @@ export function watchGlobalErrors(app: App<any>, runtime: string): () => void {
   if (typeof scope.addEventListener !== 'function') return () => {};
   const onRejection = (event: PromiseRejectionEvent) => {
     event.preventDefault?.();
-    app.events.emit('process:error', { runtime, source: 'unhandledRejection', error: event.reason });
+    app.events?.emit('process:error', { runtime, source: 'unhandledRejection', error: event.reason });
     console.error('Unhandled rejection:', event.reason);
   };
-  const onError = (event: ErrorEvent) => app.events.emit('process:error', { runtime, source: 'uncaughtException', error: event.error });
+  const onError = (event: ErrorEvent) => app.events?.emit('process:error', { runtime, source: 'uncaughtException', error: event.error });
   scope.addEventListener('unhandledrejection', onRejection);
   scope.addEventListener('error', onError);
   return () => {
@@ -44,10 +44,10 @@ export function watchGlobalErrors(app: App<any>, runtime: string): () => void {
  */
 export function watchProcessErrors(app: App<any>, runtime: string, proc: ProcessEvents): () => void {
   const onRejection = (error: unknown) => {
-    app.events.emit('process:error', { runtime, source: 'unhandledRejection', error });
+    app.events?.emit('process:error', { runtime, source: 'unhandledRejection', error });
     console.error('Unhandled rejection:', error);
   };
-  const onException = (error: unknown) => app.events.emit('process:error', { runtime, source: 'uncaughtException', error });
+  const onException = (error: unknown) => app.events?.emit('process:error', { runtime, source: 'uncaughtException', error });
   proc.on('unhandledRejection', onRejection);
   proc.on('uncaughtExceptionMonitor', onException);
   return () => {

@@ -2,6 +2,8 @@
 // listening URL and event, graceful shutdown with a bounded grace, signals,
 // the process-error watcher and app.shutdown(). Each runtime file implements
 // only `ServerDriver`.
+// Served apps can listen (`app.on`) without importing rove/events themselves.
+import '../src/app-events.ts';
 import type { App } from '../src/app.ts';
 import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
@@ -68,7 +70,7 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
 
   async function shutdown(): Promise<void> {
     // Listeners' async work joins `pending`, which the grace period covers.
-    app.events.emit('server:shutdown', { runtime }, backgroundContext(pending));
+    app.events?.emit('server:shutdown', { runtime }, backgroundContext(pending));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const graceOver = new Promise<void>((resolve) => {
       cutNow = resolve;
@@ -124,7 +126,7 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
     handle.hostname = address.hostname;
     handle.url = listenUrl(address.hostname, address.port);
     (options.onListen ?? listenMessage)({ port: address.port, hostname: address.hostname });
-    app.events.emit('server:listening', { runtime, hostname: address.hostname, port: address.port, url: handle.url });
+    app.events?.emit('server:listening', { runtime, hostname: address.hostname, port: address.port, url: handle.url });
   };
   const failed = (error: unknown) => {
     cleanUp();

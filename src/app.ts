@@ -5,7 +5,7 @@ import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
 import type { ErrorPage } from './error-page.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
-import { EventBus, type EventKind, type Listener, requestHooks } from './events.ts';
+import type { EventBus, EventKind, Listener } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { isChecked, withHeaders } from './response.ts';
@@ -46,8 +46,6 @@ export class App<E extends Env = Env> {
     views: ViewRenderer | undefined;
     workers: WorkerPool | undefined;
   };
-  /** The event bus (`app.on` listens on it); adapters and the worker pool emit to it. */
-  readonly events: EventBus = new EventBus();
   #routes: RouteDef[] = [];
   /** This app's own routes, to refuse a bad or repeated one when it is registered. */
   #registered = new Router<null>();
@@ -83,7 +81,7 @@ export class App<E extends Env = Env> {
     if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
     let address: ServerBinding['address'];
     // What contexts read: the settings (bodyLimit, views, dev, workers), the bus, and the client address.
-    this.#config = { ...this.settings, events: this.events, clientIp: (request, info) => clientIp(address?.(request, info), request) };
+    this.#config = { ...this.settings, events: undefined, clientIp: (request, info) => clientIp(address?.(request, info), request) };
     this.bind = (binding) => {
       if (this.#runtime !== undefined && this.#runtime !== binding.runtime) {
         throw new Error(`Already served by the ${this.#runtime} adapter`);
@@ -98,9 +96,6 @@ export class App<E extends Env = Env> {
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
     }
-    // Optional features take the bus from here; their code stays in their own modules.
-    options.workers?.attach(this.events);
-    options.views?.attach?.(this.events);
   }
 
   /**
@@ -158,13 +153,30 @@ export class App<E extends Env = Env> {
   }
 
   /**
-   * Listen to every event, or to one kind: `app.on('request:complete', (e) => ...)`.
-   * Returns the function that stops listening. With no request listener the request path does no event work.
+   * The app's event bus, once rove/events made one (`app.on` does); undefined until then, so an
+   * app that never listens carries no event code. Adapters and features emit to it when it is there.
+   */
+  get events(): EventBus | undefined {
+    return this.#config.events as EventBus | undefined;
+  }
+  set events(bus: EventBus | undefined) {
+    this.#config.events = bus;
+  }
+
+  /**
+   * Listen to every event, or to one kind: `app.on('request:complete', (e) => ...)`. Needs
+   * `import 'rove/events'` once (the server adapters, rove/request-events, rove/logger and rove/otel
+   * load it). Returns the function that stops listening. With no request listener the request path
+   * does no event work.
+   *
+   * @example
+   * import 'rove/events';
+   * app.on('csrf:rejected', (e) => console.warn(e.metadata));
    */
   on(listener: Listener): () => void;
   on<K extends EventKind>(kind: K, listener: Listener<K>): () => void;
-  on(a: EventKind | Listener, b?: Listener<any>): () => void {
-    return typeof a === 'function' ? this.events.on(a) : this.events.on(a, b!);
+  on(): () => void {
+    throw new Error("app.on() needs import 'rove/events'");
   }
 
   /** Adapters call this once the server has stopped: it terminates the worker pool. */
@@ -260,12 +272,14 @@ export class App<E extends Env = Env> {
 
   /** Run a request that no route answers, reporting it to request listeners. */
   #observed(request: RequestLike, c: Context<E>, run: () => Response | Promise<Response>): Response | Promise<Response> {
-    return this.events.observing ? requestHooks.observe!(this.events, request, c, null, run) : run();
+    const bus = this.#config.events;
+    return bus?.observing ? bus.observe(request, c, null, run) : run();
   }
 
   #start(c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
     // The only event work on the request path when nobody listens: this one check.
-    if (this.events.observing) return requestHooks.observe!(this.events, request, c, route.pattern, () => this.#run(c, route.chain, route.onError));
+    const bus = this.#config.events;
+    if (bus?.observing) return bus.observe(request, c, route.pattern, () => this.#run(c, route.chain, route.onError));
     return this.#run(c, route.chain, route.onError);
   }
 

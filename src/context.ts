@@ -21,13 +21,22 @@ export interface ExecutionContext {
 /** Builds the responses helpers return, in place of `new Response` (an adapter's fast path). */
 export type ResponseFactory = (body: string | Uint8Array | null, status: number, headers: HeaderRecord) => Response;
 
+/** What the core asks of an app's event bus (rove/events makes one: EventBus). */
+export interface AppEvents {
+  /** True while someone listens for a request event: only then is a request timed and reported. */
+  readonly observing: boolean;
+  has(kind: EventKind): boolean;
+  emit<K extends EventKind>(kind: K, metadata: EventMap[K], ctx?: ExecutionContext): void;
+  observe(request: RequestLike, c: Context<any, any>, route: string | null, run: () => Response | Promise<Response>): Response | Promise<Response>;
+}
+
 /** App-wide settings a context reads; the app owns it and adapters fill in what they bind. */
 export interface ContextConfig {
   bodyLimit: number;
   views: ViewRenderer | undefined;
   dev: boolean;
-  /** The app's event bus, as far as a context needs it. */
-  events: { has(kind: EventKind): boolean; emit<K extends EventKind>(kind: K, metadata: EventMap[K], ctx?: ExecutionContext): void };
+  /** The app's event bus, once rove/events made one. */
+  events: AppEvents | undefined;
   workers?: WorkerRunner;
   respond?: ResponseFactory;
   /** The adapter's one-header lookup (see ServerBinding.header). */
@@ -63,7 +72,6 @@ const JSON_INIT: ResponseInit = { headers: { 'content-type': JSON_TYPE } };
 const TEXT_TYPE = 'text/plain;charset=UTF-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const HTML_INIT: ResponseInit = { headers: { 'content-type': HTML_TYPE } };
-const encoder = new TextEncoder();
 
 // Response.json is the fast path where it sets exactly application/json (Bun adds a charset): asked once.
 let nativeJson: boolean | undefined;
@@ -233,7 +241,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
    */
   emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K])): void {
     const events = this.#config.events;
-    if (!events.has(kind)) return;
+    if (events === undefined || !events.has(kind)) return;
     events.emit(kind, typeof metadata === 'function' ? (metadata as () => EventMap[K])() : metadata, this.#ctx);
   }
 
@@ -304,49 +312,19 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   }
 
   /**
-   * Stream a response. Give a ReadableStream, or a function that writes chunks;
-   * the response starts at once and the function keeps writing until it returns.
+   * Stream a response: give a ReadableStream, or a function that writes chunks; the response
+   * starts at once. Put here by rove/stream (`import 'rove/stream'`), so apps that never stream
+   * do not carry it.
+   *
+   * @example
+   * import 'rove/stream';
+   * app.get('/count', (c) => c.stream(async (out) => { for (let i = 0; i < 3; i++) await out.write(`${i}\n`); }));
    */
-  stream(
+  declare stream: (
     source: ReadableStream<Uint8Array> | ((writer: StreamWriter) => Promise<void> | void),
     status?: StatusCode,
     headers?: Record<string, string>,
-  ): Response {
-    const code = status ?? this.#status;
-    const merged = this.#merge(TEXT_TYPE, headers);
-    if (typeof source !== 'function') return (this.#made = buildResponse(source, code, merged));
-    const raw = this.#raw;
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: 1 });
-    const w = writable.getWriter();
-    // A client that goes away cancels the readable side, which fails the next write:
-    // no listener on request.signal is needed (and Deno warns about those).
-    let aborted = false;
-    const writer: StreamWriter = {
-      async write(chunk) {
-        if (aborted) return;
-        try {
-          await w.ready;
-          await w.write(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
-        } catch {
-          aborted = true;
-        }
-      },
-      get aborted() {
-        return aborted;
-      },
-      get signal() {
-        return raw.signal;
-      },
-    };
-    Promise.resolve()
-      .then(() => source(writer))
-      .then(
-        () => (aborted ? undefined : w.close()),
-        (err) => w.abort(err),
-      )
-      .catch(() => {});
-    return (this.#made = buildResponse(readable, code, merged));
-  }
+  ) => Response;
 
   /** Redirect to a same-origin path or an absolute http(s) URL; anything else throws (see `isSafeLocation`). */
   redirect(location: string, status: RedirectStatus = 302): Response {

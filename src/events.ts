@@ -93,6 +93,11 @@ export class EventBus {
     }
   }
 
+  /** Run one request while someone listens (`observing`): rove/request-events times and reports it. */
+  observe(request: RequestLike, c: Context<any, any>, route: string | null, run: () => Response | Promise<Response>): Response | Promise<Response> {
+    return requestHooks.observe!(this, request, c, route, run);
+  }
+
   /** Report a finished request (`request:complete`, `request:error`, `body:rejected`); rove/request-events puts it here. */
   declare request: (info: RequestMetadata & { reason?: BodyRejectedMetadata['reason'] }, timestamp: number, ctx: ExecutionContext | undefined) => void;
 

@@ -10,6 +10,7 @@
  * app.on('request:complete', (e) => console.log(e.metadata.status, e.metadata.path));
  */
 
+import './app-events.ts';
 import { BodyError } from './errors.ts';
 import type { BodyRejectedMetadata } from './event-map.ts';
 import { EventBus, type RequestObserver, requestHooks } from './events.ts';

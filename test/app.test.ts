@@ -5,6 +5,7 @@ import { getCookie, setCookie } from '../src/cookie.ts';
 import { htmlErrorPage } from '../src/error-page.ts';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
 import '../src/form.ts';
+import '../src/stream.ts';
 import { createViews } from '../src/views/index.ts';
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);

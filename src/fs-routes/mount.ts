@@ -194,7 +194,7 @@ class LiveRoutes {
 
   private report(e: RouteLoadError): void {
     // The one place file routes emit `route:error`. With nobody told, a dev would never see a broken edit: log it.
-    const heard = this.host.events.has('route:error');
+    const heard = this.host.events?.has('route:error') === true;
     emitRouteError(this.host, e);
     if (this.options.onError) this.options.onError(e);
     else if (!heard) logRouteError(e);
@@ -202,7 +202,8 @@ class LiveRoutes {
 }
 
 function emitRouteError(host: Host, e: RouteLoadError): void {
-  if (!host.events.has('route:error')) return;
+  const events = host.events;
+  if (events === undefined || !events.has('route:error')) return;
   let route: string | undefined;
   try {
     const kind = classifyRouteFile(e.file);
@@ -210,7 +211,7 @@ function emitRouteError(host: Host, e: RouteLoadError): void {
   } catch {
     route = undefined;
   }
-  host.events.emit('route:error', route === undefined ? { file: e.file, error: e.error } : { file: e.file, route, error: e.error });
+  events.emit('route:error', route === undefined ? { file: e.file, error: e.error } : { file: e.file, route, error: e.error });
 }
 
 function logRouteError(e: RouteLoadError): void {

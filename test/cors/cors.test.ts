@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cors } from '../../src/cors/index.ts';
 import { App } from '../../src/index.ts';
+import '../../src/app-events.ts';
 
 const APP = 'https://app.example';
 const EVIL = 'https://evil.example';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { csrf, csrfToken } from '../../src/csrf/index.ts';
 import { App, bodyLimit } from '../../src/index.ts';
 import { session } from '../../src/session/index.ts';
+import '../../src/app-events.ts';
 
 const KEY = 'test-session-secret-0123456789abcdef';
 const ORIGIN = 'http://localhost';

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { App, EventBus, type RoveEvent } from '../../src/index.ts';
 import '../../src/request-events.ts';
+import { eventsOf } from '../../src/app-events.ts';
 
 function appWithRoute() {
   const app = new App();
@@ -76,18 +77,18 @@ describe('event bus', () => {
 
   it('observing is true only while a request event has a listener', () => {
     const app = appWithRoute();
-    expect(app.events.observing).toBe(false);
+    expect(eventsOf(app).observing).toBe(false);
     const offWorker = app.on('worker:timeout', () => {});
-    expect(app.events.observing).toBe(false);
+    expect(eventsOf(app).observing).toBe(false);
     const offComplete = app.on('request:complete', () => {});
-    expect(app.events.observing).toBe(true);
+    expect(eventsOf(app).observing).toBe(true);
     offComplete();
-    expect(app.events.observing).toBe(false);
+    expect(eventsOf(app).observing).toBe(false);
     const offAll = app.on(() => {});
-    expect(app.events.observing).toBe(true);
+    expect(eventsOf(app).observing).toBe(true);
     offAll();
     offWorker();
-    expect(app.events.observing).toBe(false);
+    expect(eventsOf(app).observing).toBe(false);
   });
 });
 
@@ -95,7 +96,7 @@ describe('listener isolation', () => {
   it('a throwing listener breaks neither the request nor the listeners after it', async () => {
     const app = appWithRoute();
     const failures: unknown[] = [];
-    app.events.onListenerError = (error) => void failures.push(error);
+    eventsOf(app).onListenerError = (error) => void failures.push(error);
     const after: number[] = [];
     app.on('request:complete', () => {
       throw new Error('listener bug');
@@ -111,7 +112,7 @@ describe('listener isolation', () => {
   it('a rejecting listener breaks nothing, and its rejection is reported', async () => {
     const app = appWithRoute();
     const failures: unknown[] = [];
-    app.events.onListenerError = (error) => void failures.push(error);
+    eventsOf(app).onListenerError = (error) => void failures.push(error);
     app.on('request:complete', async () => {
       throw new Error('async listener bug');
     });
@@ -124,7 +125,7 @@ describe('listener isolation', () => {
   it('a listener returning null or a value is not mistaken for a failure', async () => {
     const app = appWithRoute();
     const failures: unknown[] = [];
-    app.events.onListenerError = (error) => void failures.push(error);
+    eventsOf(app).onListenerError = (error) => void failures.push(error);
     app.on('request:complete', () => null as never);
     app.on('request:complete', () => 42 as never);
     expect((await app.fetch(new Request('http://localhost/'))).status).toBe(200);
@@ -133,7 +134,7 @@ describe('listener isolation', () => {
 
   it('a failing error reporter is swallowed too', async () => {
     const app = appWithRoute();
-    app.events.onListenerError = () => {
+    eventsOf(app).onListenerError = () => {
       throw new Error('reporter bug');
     };
     app.on(() => {
@@ -176,7 +177,7 @@ describe('listener isolation', () => {
 
   it('a rejecting listener hands waitUntil a promise that does not reject', async () => {
     const app = appWithRoute();
-    app.events.onListenerError = () => {};
+    eventsOf(app).onListenerError = () => {};
     const kept: Promise<unknown>[] = [];
     app.on('request:complete', () => Promise.reject(new Error('nope')));
     await app.fetch(new Request('http://localhost/'), {}, { waitUntil: (p) => void kept.push(p) });

@@ -15,6 +15,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventsOf } from '../../src/app-events.ts';
 import { App } from '../../src/index.ts';
 import { otel } from '../../src/otel.ts';
 
@@ -156,7 +157,7 @@ describe('rove/otel', () => {
     stop();
     await app.fetch(new Request('http://localhost/users/1'));
     expect(spans).toHaveLength(0);
-    expect(app.events.observing).toBe(false);
+    expect(eventsOf(app).observing).toBe(false);
   });
 
   it('works with the no-op API when no SDK is registered', async () => {

@@ -1,6 +1,7 @@
 // Request events live in rove/request-events. Without it (this file never loads it),
 // asking for one says so at once, and the app does no request-event work.
 import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../src/app-events.ts';
 import { App } from '../../src/index.ts';
 
 describe('request events without rove/request-events', () => {
@@ -15,9 +16,9 @@ describe('request events without rove/request-events', () => {
     const app = new App().get('/', (c) => c.text('ok'));
     const kinds: string[] = [];
     app.on((e) => void kinds.push(e.kind));
-    expect(app.events.observing).toBe(false);
+    expect(eventsOf(app).observing).toBe(false);
     expect(await (await app.request('/')).text()).toBe('ok');
-    app.events.emit('server:shutdown', { runtime: 'test' });
+    eventsOf(app).emit('server:shutdown', { runtime: 'test' });
     expect(kinds).toEqual(['server:shutdown']);
   });
 });

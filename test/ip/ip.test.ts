@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 import { ipRestriction } from '../../src/ip/index.ts';
 import { trustProxy } from '../../src/trust-proxy.ts';
+import '../../src/app-events.ts';
 
 /** An app bound like an adapter would, so each request carries a peer address. */
 function makeApp(options: Parameters<typeof ipRestriction>[0], proxies?: string[]) {

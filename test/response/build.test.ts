@@ -2,6 +2,7 @@
 // defaults as a header init gave, in process (test/response/http.test.ts runs the app over HTTP).
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/app.ts';
+import '../../src/stream.ts';
 import { setCookie } from '../../src/cookie.ts';
 import { errorResponse, HttpError } from '../../src/errors.ts';
 import { appendHeaders, buildResponse } from '../../src/response.ts';

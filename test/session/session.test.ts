@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 import { cookieStore, kvStore, memoryStore, type SessionOptions, session } from '../../src/session/index.ts';
+import '../../src/app-events.ts';
 
 const KEY = 'test-session-secret-0123456789abcdef';
 const OLD_KEY = 'old-session-secret-0123456789abcdef';
