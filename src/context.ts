@@ -5,7 +5,7 @@ import { type RequestLike, RoveRequest } from './request.ts';
 import { buildResponse, checkHeader, type HeaderRecord } from './response.ts';
 import type { Params } from './router.ts';
 import type { ViewRenderer } from './views/renderer.ts';
-import { NO_WORKERS, type WorkerRunner } from './workers/runner.ts';
+import type { WorkerRunner } from './workers/runner.ts';
 
 /** Type parameters of an app: Workers bindings and per-request variables. */
 export interface Env {
@@ -109,7 +109,8 @@ export interface ContextInternals {
   setBodyLimit(c: Context<any, any>, bytes: number): void;
   /** The raw query string, without `?`. */
   query(c: Context<any, any>): string;
-  views(c: Context<any, any>): ViewRenderer | undefined;
+  /** The app-wide settings the context reads (views, the worker pool). */
+  config(c: Context<any, any>): ContextConfig;
 }
 export let internals: ContextInternals;
 
@@ -172,7 +173,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
         c.#bodyLimit = bytes;
       },
       query: (c) => c.#query,
-      views: (c) => c.#config.views,
+      config: (c) => c.#config,
     };
   }
 
@@ -201,10 +202,11 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     return (this.#req ??= new RoveRequest<K>(this.#raw, this.path, this.#query, this.params, this.#config, this.#info, () => this.#bodyLimit));
   }
 
-  /** The app's worker pool: `await c.worker.run(payload)`. Without a pool, run() answers 503. */
-  get worker(): WorkerRunner {
-    return this.#config.workers ?? NO_WORKERS;
-  }
+  /**
+   * The app's worker pool: `await c.worker.run(payload)`. Put here by rove/workers (which
+   * `createWorkerPool` comes from); without a pool, `run()` answers 503.
+   */
+  declare readonly worker: WorkerRunner;
 
   get executionCtx(): ExecutionContext {
     return this.#ctx ?? backgroundContext;

@@ -5,7 +5,7 @@ import { Context, internals, type RenderOptions } from '../context.ts';
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 function render(this: Context<any, any>, name: string, data?: unknown, options?: RenderOptions): Response | Promise<Response> {
-  const views = internals.views(this);
+  const views = internals.config(this).views;
   if (!views) throw new Error('c.render needs views: new App({ views })');
   const status = options?.status;
   const headers = options?.headers;
