@@ -39,21 +39,11 @@ export function buildResponse(body: BodyInit | null, status: number, headers: He
 
 /**
  * Copy a HeadersInit (a record, pairs or a Headers) onto a response's own headers, appending:
- * what `new Headers(init)` would hold, without building one first.
+ * what `new Headers(init)` would hold. Iterating a Headers gives each set-cookie on its own and
+ * joins the other repeated names, as copying does; a bad pair throws a TypeError there.
  */
 export function appendHeaders(target: Headers, init: HeadersInit): void {
-  if (init instanceof Headers) {
-    // Iterating a Headers gives each set-cookie on its own and joins the other repeated names, as copying does.
-    for (const [k, v] of init) target.append(k, v);
-  } else if (Array.isArray(init)) {
-    for (const pair of init) {
-      if (pair.length !== 2) throw new TypeError('A header pair needs a name and a value');
-      target.append(pair[0], pair[1]);
-    }
-  } else {
-    const record = init as Record<string, string>;
-    for (const k of Object.keys(record)) target.append(k, record[k]);
-  }
+  for (const [k, v] of new Headers(init)) target.append(k, v);
 }
 
 /** Add header values to a real Response (its own values win), copying it first if its headers are immutable. */
