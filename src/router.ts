@@ -41,18 +41,72 @@ interface Entry<T> {
 
 type Methods<T> = Map<string, Entry<T>>;
 
-interface Constrained<T> {
-  source: string;
-  re: RegExp;
-  node: Node<T>;
-}
-
+/** One trie node: the routes that end here and the branches below, by segment kind. */
 class Node<T> {
-  statics: Map<string, Node<T>> | null = null;
-  constrained: Constrained<T>[] | null = null;
-  param: Node<T> | null = null;
-  wildcard: Methods<T> | null = null;
-  routes: Methods<T> | null = null;
+  #statics: Map<string, Node<T>> | null = null;
+  #constrained: { source: string; re: RegExp; node: Node<T> }[] | null = null;
+  #param: Node<T> | null = null;
+  #wildcard: Methods<T> | null = null;
+  #routes: Methods<T> | null = null;
+
+  /** Find (or, with `create`, make) the method map a variant's routes live in. */
+  place(segments: Segment[], names: string[], create: boolean): Methods<T> | null {
+    let node: Node<T> = this;
+    for (const seg of segments) {
+      if (seg.kind === 'wildcard') {
+        names.push(seg.name);
+        if (create) node.#wildcard ??= new Map();
+        return node.#wildcard;
+      }
+      let next: Node<T> | undefined;
+      if (seg.kind === 'static') {
+        next = node.#statics?.get(seg.text);
+        if (!next && create) (node.#statics ??= new Map()).set(seg.text, (next = new Node()));
+      } else {
+        names.push(seg.name);
+        if (seg.re) {
+          let c = node.#constrained?.find((x) => x.source === seg.source);
+          if (!c && create) (node.#constrained ??= []).push((c = { source: seg.source, re: seg.re, node: new Node() }));
+          next = c?.node;
+        } else {
+          next = node.#param ?? (create ? (node.#param = new Node()) : undefined);
+        }
+      }
+      if (!next) return null;
+      node = next;
+    }
+    if (create) node.#routes ??= new Map();
+    return node.#routes;
+  }
+
+  /** The route under this node for the path from `start` on (past its end: this node's own routes). */
+  walk(path: string, start: number, method: string, values: string[], encoded: boolean): Entry<T> | undefined {
+    if (start > path.length) return this.#routes === null ? undefined : pick(this.#routes, method);
+    const slash = path.indexOf('/', start);
+    const end = slash === -1 ? path.length : slash;
+    const raw = path.slice(start, end);
+    const text = encoded ? decode(raw) : raw;
+    let found: Entry<T> | undefined;
+
+    const next = text === undefined ? undefined : this.#statics?.get(text);
+    if (next !== undefined && (found = next.walk(path, end + 1, method, values, encoded))) return found;
+    // A constraint decides for itself whether an empty segment matches (`:name{.*}` on `/files/`).
+    if (this.#constrained !== null && text !== undefined) {
+      for (const c of this.#constrained) {
+        if (!c.re.test(text)) continue;
+        values.push(raw);
+        if ((found = c.node.walk(path, end + 1, method, values, encoded))) return found;
+        values.pop();
+      }
+    }
+    if (this.#param !== null && raw.length > 0) {
+      values.push(raw);
+      if ((found = this.#param.walk(path, end + 1, method, values, encoded))) return found;
+      values.pop();
+    }
+    if (this.#wildcard !== null && (found = pick(this.#wildcard, method))) values.push(path.slice(start));
+    return found;
+  }
 }
 
 /** The params of a route without any: frozen and prototype-free. */
@@ -82,11 +136,11 @@ export class Router<T> {
   add(method: string, path: string, value: T | ((variant: Segment[]) => T)): void {
     const key = method.toUpperCase();
     const variants = routeVariants(parseRoute(path));
-    if (variants.some((v) => this.#place(v).methods?.has(key))) throw new RouteError(`Route registered twice: ${key} ${path}`);
+    if (variants.some((v) => this.#root.place(v, [], false)?.has(key))) throw new RouteError(`Route registered twice: ${key} ${path}`);
     for (const segments of variants) {
-      const { methods, names } = this.#place(segments, true);
+      const names: string[] = [];
       const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
-      methods!.set(key, entry);
+      this.#root.place(segments, names, true)!.set(key, entry);
       if (segments.every((s) => s.kind === 'static')) {
         const raw = `/${segments.map((s) => encodeStatic((s as { text: string }).text)).join('/')}`;
         let m = this.#statics.get(raw);
@@ -95,37 +149,6 @@ export class Router<T> {
       }
     }
     this.#methods.add(key);
-  }
-
-  /** Find (or, with `create`, make) the method map a variant's routes live in. */
-  #place(segments: Segment[], create = false): { methods: Methods<T> | null; names: string[] } {
-    const names: string[] = [];
-    let node: Node<T> | undefined = this.#root;
-    for (const seg of segments) {
-      if (seg.kind === 'wildcard') {
-        names.push(seg.name);
-        if (create) node.wildcard ??= new Map();
-        return { methods: node.wildcard, names };
-      }
-      let next: Node<T> | undefined;
-      if (seg.kind === 'static') {
-        next = node.statics?.get(seg.text);
-        if (!next && create) (node.statics ??= new Map()).set(seg.text, (next = new Node()));
-      } else {
-        names.push(seg.name);
-        if (seg.re) {
-          let c = node.constrained?.find((x) => x.source === seg.source);
-          if (!c && create) (node.constrained ??= []).push((c = { source: seg.source, re: seg.re, node: new Node() }));
-          next = c?.node;
-        } else {
-          next = node.param ?? (create ? (node.param = new Node()) : undefined);
-        }
-      }
-      if (!next) return { methods: null, names };
-      node = next;
-    }
-    if (create) node.routes ??= new Map();
-    return { methods: node.routes, names };
   }
 
   /** A fully static route for the raw path, without a walk or any decoding; undefined when there is none. */
@@ -153,7 +176,7 @@ export class Router<T> {
     }
     if (path.charCodeAt(0) !== 47 /* / */) return null;
     const values: string[] = [];
-    const entry = this.#walk(this.#root, path, 1, method, values, path.indexOf('%') !== -1);
+    const entry = this.#root.walk(path, 1, method, values, path.indexOf('%') !== -1);
     if (entry === undefined) return null;
     if (entry.names.length === 0) return { value: entry.value, params: EMPTY_PARAMS };
     // Checked here, over the names array, not by the caller looping over params: such a loop
@@ -176,35 +199,6 @@ export class Router<T> {
   allowed(path: string): string[] {
     const extra = [...this.#methods].filter((m) => m !== ANY && !(METHODS as readonly string[]).includes(m)).sort();
     return [...METHODS, ...extra].filter((m) => this.#find(m, path, Infinity) !== null);
-  }
-
-  /** The route under `node` for the path from `start` on (past its end: `node`'s own routes). */
-  #walk(node: Node<T>, path: string, start: number, method: string, values: string[], encoded: boolean): Entry<T> | undefined {
-    if (start > path.length) return node.routes === null ? undefined : pick(node.routes, method);
-    const slash = path.indexOf('/', start);
-    const end = slash === -1 ? path.length : slash;
-    const raw = path.slice(start, end);
-    const text = encoded ? decode(raw) : raw;
-    let found: Entry<T> | undefined;
-
-    const next = text === undefined ? undefined : node.statics?.get(text);
-    if (next !== undefined && (found = this.#walk(next, path, end + 1, method, values, encoded))) return found;
-    // A constraint decides for itself whether an empty segment matches (`:name{.*}` on `/files/`).
-    if (node.constrained !== null && text !== undefined) {
-      for (const c of node.constrained) {
-        if (!c.re.test(text)) continue;
-        values.push(raw);
-        if ((found = this.#walk(c.node, path, end + 1, method, values, encoded))) return found;
-        values.pop();
-      }
-    }
-    if (node.param !== null && raw.length > 0) {
-      values.push(raw);
-      if ((found = this.#walk(node.param, path, end + 1, method, values, encoded))) return found;
-      values.pop();
-    }
-    if (node.wildcard !== null && (found = pick(node.wildcard, method))) values.push(path.slice(start));
-    return found;
   }
 }
 
