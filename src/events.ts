@@ -22,7 +22,7 @@ export type RequestObserver = (
  * (rove/logger and rove/otel load it): an app that never listens to requests does not carry it.
  */
 export const requestHooks: { observe?: RequestObserver } = {};
-const NONE: readonly Listener<any>[] = Object.freeze([]);
+const NONE: readonly Listener<any>[] = /* @__PURE__ */ Object.freeze([]);
 
 interface Entry {
   kind: EventKind | null;

@@ -19,17 +19,20 @@ const encoder = new TextEncoder();
  * A streamed response: a ReadableStream as it is, or a function that writes chunks while the
  * response is already on its way. Content type text/plain unless `c.header` or `headers` name one.
  * A client that goes away makes `writer.aborted` true, and later writes are dropped.
+ * `c.stream(source)` is the same call.
+ *
+ * @example
+ * app.get('/tail', (c) => stream(c, async (out) => { await out.write('tick\n'); }));
  */
-function stream(
-  this: Context<any, any>,
+export function stream(
+  c: Context<any, any>,
   source: ReadableStream<Uint8Array> | ((writer: StreamWriter) => Promise<void> | void),
   status?: StatusCode,
   headers?: Record<string, string>,
 ): Response {
-  const typed = internals.pendingHeaders(this)?.['content-type'] !== undefined;
+  const typed = internals.pendingHeaders(c)?.['content-type'] !== undefined;
   const extra = typed ? headers : { 'content-type': TEXT_TYPE, ...headers };
-  if (typeof source !== 'function') return this.body(source, status, extra);
-  const c = this;
+  if (typeof source !== 'function') return c.body(source, status, extra);
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: 1 });
   const w = writable.getWriter();
   // A client that goes away cancels the readable side, which fails the next write:
@@ -60,7 +63,10 @@ function stream(
       (err) => w.abort(err),
     )
     .catch(() => {});
-  return this.body(readable, status, extra);
+  return c.body(readable, status, extra);
 }
 
-if (!Object.hasOwn(Context.prototype, 'stream')) Object.defineProperty(Context.prototype, 'stream', { configurable: true, writable: true, value: stream });
+function method(this: Context<any, any>, source: Parameters<typeof stream>[1], status?: StatusCode, headers?: Record<string, string>): Response {
+  return stream(this, source, status, headers);
+}
+if (!Object.hasOwn(Context.prototype, 'stream')) Object.defineProperty(Context.prototype, 'stream', { configurable: true, writable: true, value: method });
