@@ -217,14 +217,10 @@ export class App<E extends Env = Env> {
    */
   async request(input: string | URL | Request, init?: RequestInit, env?: E['Bindings'], ctx?: ExecutionContext): Promise<Response> {
     // A path is what tests write most; a bare `new Request('/x')` would throw outside a browser.
-    const url = typeof input === 'string' && input.startsWith('/') ? `http://localhost${input}` : input;
-    let request = url instanceof Request && init === undefined ? url : new Request(url, init);
+    // A new Request (a copy, for a Request given) has headers of its own to set.
+    const request = new Request(typeof input === 'string' && input.startsWith('/') ? `http://localhost${input}` : input, init);
     // A server always sees a Host; handlers and rules that compare origins read it.
-    if (!request.headers.has('host')) {
-      const headers = new Headers(request.headers);
-      headers.set('host', new URL(request.url).host);
-      request = new Request(request, { headers });
-    }
+    if (!request.headers.has('host')) request.headers.set('host', new URL(request.url).host);
     const res = await this.handle(request, env ?? {}, ctx, undefined);
     return request.method === 'HEAD' && res.body !== null ? new Response(null, res) : res;
   }

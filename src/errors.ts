@@ -35,12 +35,31 @@ export class BodyError extends HttpError {
   }
 }
 
-// The reason phrases of the statuses an app answers most, as one string: `code phrase` per entry.
-const PHRASES =
-  '400Bad Request|401Unauthorized|403Forbidden|404Not Found|405Method Not Allowed|406Not Acceptable|408Request Timeout|409Conflict|410Gone|411Length Required|413Content Too Large|414URI Too Long|415Unsupported Media Type|422Unprocessable Content|426Upgrade Required|429Too Many Requests|431Request Header Fields Too Large|500Internal Server Error|501Not Implemented|502Bad Gateway|503Service Unavailable|504Gateway Timeout';
-
 /** The reason phrase of an HTTP error status (`404` → `Not Found`), for problem+json titles and default messages. */
-export const STATUS_TEXT: Readonly<Record<number, string>> = Object.fromEntries(PHRASES.split('|').map((e) => [e.slice(0, 3), e.slice(3)]));
+export const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  426: 'Upgrade Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 /** What an error answer shows: its status, the status's title, and the message when it may be shown. */
 export function describeError(error: unknown, dev: boolean): { http: HttpError | null; status: number; title: string; detail: string | undefined } {
