@@ -1,4 +1,4 @@
-import { type AppParts, covering, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
+import { type AppParts, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
 import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
@@ -10,11 +10,12 @@ import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { isChecked, withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
+import { unmatchedChains } from './unmatched.ts';
 import { upgradeOf } from './websocket/protocol.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
-import { decodeSegments, normalizePath, otherSlash } from './path.ts';
+import { normalizePath, otherSlash } from './path.ts';
 import { parseScope } from './scope.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -29,9 +30,6 @@ interface CompiledRoute {
 }
 
 type Chain = (c: Context<any, any>) => unknown;
-
-/** Distinct middleware sets whose 404/405 chains are kept composed. */
-const MAX_UNMATCHED_CHAINS = 1024;
 
 /**
  * An app: routes, middleware and error handling, served as a fetch handler.
@@ -54,10 +52,8 @@ export class App<E extends Env = Env> {
   #errorHandler: ErrorHandler<E> | undefined;
   #notFoundHandler: NotFoundHandler<E> | undefined;
   #router: Router<CompiledRoute> | null = null;
-  #scoped: ScopedMiddleware[] = [];
-  #unmatchedChains = new Map<string, Chain>();
-  /** Raw path -> its 404/405 chain, so a repeated preflight or 404 skips decoding and the scope scan. */
-  #unmatchedByPath = new Map<string, Chain>();
+  /** The 404/405 chains, made when the table compiles. */
+  #fallbacks: ((path: string) => Chain | null) | undefined;
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
   #check: ServerBinding['check'];
@@ -355,12 +351,11 @@ export class App<E extends Env = Env> {
   #build(): Router<CompiledRoute> {
     const router = new Router<CompiledRoute>();
     this.#rootError = this.#errorResponder(this);
-    this.#unmatchedChains = new Map();
-    this.#unmatchedByPath = new Map();
-    this.#scoped = this.#walk((app, route, full, mws) => {
+    const scoped = this.#walk((app, route, full, mws) => {
       const onError = app === this ? this.#rootError! : this.#errorResponder(app);
       router.add(route.method, full, (variant) => ({ chain: compose(variantChain(mws, variant, route.handlers), onError), onError, pattern: full }));
     });
+    this.#fallbacks = unmatchedChains(scoped, this.#noRoute, this.#rootError);
     this.#router = router;
     return router;
   }
@@ -384,18 +379,8 @@ export class App<E extends Env = Env> {
 
   /** 404, 405 and automatic OPTIONS, run through the middleware whose scope covers the path. */
   #unmatched(c: Context<E>): Response | Promise<Response> {
-    const known = this.#unmatchedByPath.get(c.path);
-    if (known !== undefined) return this.#run(c, known, this.#rootError!);
-    const segments = decodeSegments(c.path);
-    if (segments === null) return this.#fail(new HttpError(400, 'Malformed percent-encoding'), c, this.#rootError!);
-    const { key, fns } = covering(this.#scoped, segments);
-    let chain = this.#unmatchedChains.get(key);
-    if (chain === undefined) {
-      chain = compose([...fns, this.#noRoute], this.#rootError!);
-      if (this.#unmatchedChains.size < MAX_UNMATCHED_CHAINS) this.#unmatchedChains.set(key, chain);
-    }
-    // Bounded like the chains: paths are the client's to choose, so the map stops growing when full.
-    if (this.#unmatchedByPath.size < MAX_UNMATCHED_CHAINS) this.#unmatchedByPath.set(c.path, chain);
+    const chain = this.#fallbacks!(c.path);
+    if (chain === null) return this.#fail(new HttpError(400, 'Malformed percent-encoding'), c, this.#rootError!);
     return this.#run(c, chain, this.#rootError!);
   }
 
