@@ -8,7 +8,7 @@ import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
-import { completeDeno } from './websocket-deno.ts';
+import { denoUpgrade } from './websocket-deno.ts';
 
 /** Rove's own 500 for anything that escaped (its message only in dev mode). */
 function escaped(app: App<any>, error: unknown): Response {
@@ -42,7 +42,7 @@ export function toDeploy(
     address: denoAddress,
     check: checkHeaders,
     header: denoHeader,
-    upgrade: (res, request) => completeDeno(res, request as Request),
+    upgrade: denoUpgrade(ctx, null),
   });
   watchGlobalErrors(app, 'deno-deploy');
   const fail = (error: unknown) => escaped(app, error);

@@ -11,7 +11,7 @@ export type { ServeHandle, ServeOptions } from './serve-options.ts';
 import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from './processes.ts';
 import { denoCommand } from './processes-deno.ts';
 import { type Address, startServer } from './server.ts';
-import { completeDeno } from './websocket-deno.ts';
+import { denoUpgrade } from './websocket-deno.ts';
 import { OpenSockets } from './websockets.ts';
 import { webWorkers } from './workers/web.ts';
 
@@ -80,13 +80,14 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
   const sockets = new OpenSockets();
   // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app, so the handler below
-  // returns the app's own promise instead of chaining one more per request.
+  // returns the app's own promise instead of chaining one more per request. `ctx` is this server's
+  // own: an app served twice keeps each server's sockets apart.
   app.bind({
     runtime: 'deno',
     address: denoAddress,
     check: checkHeaders,
     header: denoHeader,
-    upgrade: (res, request) => completeDeno(res, request as Request, sockets),
+    upgrade: denoUpgrade(ctx, sockets),
   });
   let server: DenoServer | undefined;
   let listened!: (address: Address) => void;

@@ -1,5 +1,7 @@
 // WebSockets on Deno and Deno Deploy: Deno.upgradeWebSocket does the handshake
 // and runs the idle timeout with its own ping/pong.
+import type { ServerBinding } from '../src/app-types.ts';
+import type { ExecutionContext } from '../src/context.ts';
 import { errorResponse, HttpError } from '../src/errors.ts';
 import { type RawSocket, type SocketEvents, type Upgrade, upgradeOf } from '../src/websocket/protocol.ts';
 import type { OpenSockets } from './websockets.ts';
@@ -8,10 +10,32 @@ declare const Deno: {
   upgradeWebSocket(request: Request, options: { protocol?: string; idleTimeout?: number }): { socket: WebSocket; response: Response };
 };
 
-/** The response to send: `res` itself, or, when a WebSocket route asked for it, Deno's 101. */
-export function completeDeno(res: Response, request: Request, open?: OpenSockets): Response {
-  const upgrade = upgradeOf(res);
-  return upgrade === undefined ? res : upgradeDeno(upgrade, request, open);
+// The Deno servers of this process, by the ExecutionContext each passes to app.handle, with the
+// open sockets each closes at shutdown (null: `deno serve`, whose shutdown is Deno's own).
+// One app may be served more than once, and is bound once: the context tells the servers apart.
+const servers = new WeakMap<ExecutionContext, OpenSockets | null>();
+
+/**
+ * The `upgrade` of a Deno binding, for the server that passes `ctx` to `app.handle`: its
+ * upgrades are kept in `open`. Every Deno server of an app gets the same hook.
+ *
+ * @example
+ * app.bind({ runtime: 'deno', upgrade: denoUpgrade(ctx, sockets) });
+ */
+export function denoUpgrade(ctx: ExecutionContext, open: OpenSockets | null): NonNullable<ServerBinding['upgrade']> {
+  servers.set(ctx, open);
+  return completeDeno;
+}
+
+/**
+ * The response to send: Deno's 101 for an upgrade that came through one of the servers above.
+ * Any other request (`app.request`, a Request built in code) gets the route's placeholder, as on
+ * an unbound app: Deno would answer it with a 101 that no socket stands behind.
+ */
+function completeDeno(res: Response, request: unknown, ctx: ExecutionContext): Response {
+  const open = servers.get(ctx);
+  const upgrade = open === undefined ? undefined : upgradeOf(res);
+  return upgrade === undefined ? res : upgradeDeno(upgrade, request as Request, open ?? undefined);
 }
 
 function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | undefined): Response {

@@ -1,5 +1,5 @@
 import type { Handler } from './compose.ts';
-import type { Env, ResponseFactory } from './context.ts';
+import type { Env, ExecutionContext, ResponseFactory } from './context.ts';
 import type { ErrorPage } from './error-page.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
@@ -55,9 +55,11 @@ export interface ServerBinding {
   /**
    * Turns a WebSocket route's placeholder response into the runtime's own answer, inside the
    * app's error boundary; called only for a response `upgradeOf` finds an upgrade on. With it,
-   * an adapter returns what `handle` gives as is, adding no promise of its own.
+   * an adapter returns what `handle` gives as is, adding no promise of its own. `ctx` is the
+   * request's `c.executionCtx`: an adapter tells its own servers' requests (and which server) by
+   * the context it passed to `handle`, and leaves any other (`app.request`) as it is.
    */
-  upgrade?(res: Response, request: RequestLike): Response;
+  upgrade?(res: Response, request: RequestLike, ctx: ExecutionContext): Response;
   /** The runtime's cheaper `request.headers.get(name)`, for `c.req.header()` and the body readers. */
   header?(request: RequestLike, name: string): string | null;
 }

@@ -311,7 +311,7 @@ export class App<E extends Env = Env> {
     this.#check?.(res, (made || isChecked(res)) && !internals.resShared(c));
     const pending = made ? null : internals.pendingHeaders(c);
     const out = pending === null ? res : withHeaders(res, pending);
-    return this.#upgrade !== undefined && upgradeOf(out) !== undefined ? this.#upgrade(out, c.req.raw) : out;
+    return this.#upgrade !== undefined && upgradeOf(out) !== undefined ? this.#upgrade(out, c.req.raw, c.executionCtx) : out;
   }
 
   #fail(error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Response> {

@@ -1,7 +1,8 @@
 import { COMPILED_FORMAT, COMPILED_VERSION, type CompiledViews, type ViewAst } from './ast.ts';
-import { type CompiledView, compileView, type Dependency, type Linked } from './compile.ts';
-import { asViewError, badName, checkedName, notFound, positioned, renderFailure } from './engine-errors.ts';
+import { type CompiledView, compileView } from './compile.ts';
+import { asViewError, badName, checkedName, notFound, renderFailure } from './engine-errors.ts';
 import { ViewError } from './errors.ts';
+import { type Entry, type From, linkGraph, linkGraphAsync } from './graph.ts';
 import { resolveLimits, type ViewLimits } from './limits.ts';
 import { candidates, normalizeName } from './names.ts';
 import { parseView } from './parse.ts';
@@ -52,14 +53,6 @@ export interface Views extends ViewRenderer {
   /** Forgets every compiled view (the next render loads them again). */
   invalidate(): void;
   readonly limits: Readonly<ViewLimits>;
-}
-
-interface Entry extends Linked {
-  key: string;
-  source: string | ViewAst;
-  compiled: CompiledView;
-  /** Every view it includes is loaded and linked. */
-  linked: boolean;
 }
 
 export function createViews(options: ViewsOptions = {}): Views {
@@ -277,20 +270,7 @@ export class ViewEngine implements Views {
   /** Loads a view and everything it includes from memory, synchronously. */
   private loadMemory(name: string): Entry {
     try {
-      const top = this.memoryEntry(name, null);
-      const graph = [top];
-      const seen = new Set(graph);
-      for (let i = 0; i < graph.length; i++) {
-        for (const dep of graph[i]!.compiled.deps) {
-          const target = this.memoryEntry(dep.name, { from: graph[i]!, dep });
-          dep.link.target = target;
-          if (!seen.has(target)) {
-            seen.add(target);
-            graph.push(target);
-          }
-        }
-      }
-      this.checkLayouts(graph);
+      const top = linkGraph(this.memoryEntry(name, null), (dep, from) => this.memoryEntry(dep, from));
       this.ready.set(name, top);
       return top;
     } catch (err) {
@@ -321,23 +301,7 @@ export class ViewEngine implements Views {
 
   /** Loads a view and everything it includes, from memory or the reader. */
   private async loadGraph(name: string): Promise<Entry> {
-    const top = await this.asyncEntry(name, null);
-    const graph = [top];
-    const seen = new Set(graph);
-    for (let i = 0; i < graph.length; i++) {
-      const from = graph[i]!;
-      const targets = await Promise.all(from.compiled.deps.map((dep) => this.asyncEntry(dep.name, { from, dep })));
-      from.compiled.deps.forEach((dep, j) => {
-        const target = targets[j]!;
-        dep.link.target = target;
-        if (!seen.has(target)) {
-          seen.add(target);
-          graph.push(target);
-        }
-      });
-    }
-    this.checkLayouts(graph);
-    return top;
+    return linkGraphAsync(await this.asyncEntry(name, null), (dep, from) => this.asyncEntry(dep, from));
   }
 
   private async asyncEntry(raw: string, from: From | null): Promise<Entry> {
@@ -398,43 +362,4 @@ export class ViewEngine implements Views {
       throw new ViewError({ kind: 'syntax', view: key, reason: 'malformed pre-compiled view; rebuild with npm run build:views', cause: err });
     }
   }
-
-  /** Every block given to a layout must name a slot of that layout (or of a view it includes). */
-  private checkLayouts(graph: Entry[]): void {
-    this.checkBlocks(graph);
-    for (const e of graph) e.linked = true;
-  }
-
-  private checkBlocks(graph: Entry[]): void {
-    for (const entry of graph) {
-      for (const dep of entry.compiled.deps) {
-        if (dep.kind !== 'layout' || dep.blocks === undefined || dep.blocks.length === 0) continue;
-        const slots = slotsOf(dep.link.target as Entry);
-        for (const block of dep.blocks) {
-          if (!slots.has(block.name)) {
-            const known = slots.size > 0 ? ` (it has: ${[...slots].join(', ')})` : ' (it has none)';
-            throw positioned(entry, block.at, 'syntax', `block "${block.name}" names no slot of layout ${dep.name}${known}`);
-          }
-        }
-      }
-    }
-  }
-}
-
-interface From {
-  from: Entry;
-  dep: Dependency;
-}
-
-function slotsOf(layout: Entry): Set<string> {
-  const out = new Set<string>();
-  const seen = new Set<Entry>();
-  const visit = (e: Entry) => {
-    if (seen.has(e)) return;
-    seen.add(e);
-    for (const s of e.compiled.slots) out.add(s);
-    for (const d of e.compiled.deps) if (d.kind === 'include' && d.link.target !== null) visit(d.link.target as Entry);
-  };
-  visit(layout);
-  return out;
 }
