@@ -2,7 +2,7 @@ import { type AppParts, type RouteDef, type ScopedMiddleware, variantChain, walk
 import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
-import { Context, type ContextConfig, type Env, type ExecutionContext, internals, isSafeLocation } from './context.ts';
+import { Context, type ContextConfig, type Env, type ExecutionContext, internals } from './context.ts';
 import type { ErrorPage } from './error-page.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
 import type { EventBus, EventKind, Listener } from './events.ts';
@@ -10,12 +10,12 @@ import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { isChecked, withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
-import { unmatchedChains } from './unmatched.ts';
+import { elsewhere, unmatchedChains } from './unmatched.ts';
 import { upgradeOf } from './websocket/protocol.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
 
-import { normalizePath, otherSlash } from './path.ts';
+import { normalizePath } from './path.ts';
 import { parseScope } from './scope.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -386,21 +386,8 @@ export class App<E extends Env = Env> {
 
   /** The end of every 404/405 chain: the answer depends only on the request. */
   #noRoute: Handler = (c) => {
-    const router = this.#router!;
-    const method = c.req.method;
-    const allowed = router.allowed(c.path);
-    if (allowed.length > 0) {
-      const allow = (allowed.includes('OPTIONS') ? allowed : [...allowed, 'OPTIONS']).join(', ');
-      if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
-      throw new HttpError(405, `${method} is not allowed here`, { headers: { allow } });
-    }
-    const alternate = this.settings.trailingSlash === 'redirect' ? otherSlash(c.path) : null;
-    if (alternate !== null && router.match(method, alternate) !== null) {
-      const query = internals.query(c);
-      const location = alternate + (query ? `?${query}` : '');
-      // The same rule as c.redirect: never a scheme-relative or control-character Location.
-      if (isSafeLocation(location)) return new Response(null, { status: method === 'GET' || method === 'HEAD' ? 301 : 308, headers: { location } });
-    }
+    const answer = elsewhere(this.#router!, c, this.settings.trailingSlash === 'redirect');
+    if (answer !== undefined) return answer;
     if (this.#notFoundHandler) return this.#notFoundHandler(c as Context<E>);
     return this.#errorAnswer(new HttpError(404), c, false);
   };
