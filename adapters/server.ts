@@ -30,6 +30,17 @@ export interface ServerDriver {
   watchErrors(app: App<any>): () => void;
 }
 
+/** How many servers each app has running: the app shuts down (its worker pool) with the last one. */
+const serving = new WeakMap<App<any>, number>();
+
+/** One server of `app` stopped (or never started); true when it was the last. */
+function release(app: App<any>): boolean {
+  const left = (serving.get(app) ?? 1) - 1;
+  if (left > 0) serving.set(app, left);
+  else serving.delete(app);
+  return left <= 0;
+}
+
 /**
  * Run `driver`'s server for `app` until `close()`, `options.signal`, SIGINT or SIGTERM.
  *
@@ -42,6 +53,14 @@ export interface ServerDriver {
 export function startServer(app: App<any>, options: ServeOptions, pending: Set<Promise<unknown>>, driver: ServerDriver): ServeHandle {
   const runtime = driver.runtime;
   const grace = options.shutdownTimeoutMs ?? 10_000;
+  serving.set(app, (serving.get(app) ?? 0) + 1);
+  let held = true;
+  // This server's count goes back once, whether it stops or never started.
+  const letGo = (): boolean => {
+    const last = held && release(app);
+    held = false;
+    return last;
+  };
   let resolveFinished!: () => void;
   let rejectFinished!: (error: unknown) => void;
   const finished = new Promise<void>((resolve, reject) => {
@@ -93,7 +112,8 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
       await Promise.race([stopped.catch(() => {}), new Promise((r) => setTimeout(r, 100))]);
     }
     try {
-      await app.shutdown();
+      // An app served twice keeps its pool until its last server stops.
+      if (letGo()) await app.shutdown();
     } finally {
       cleanUp();
       resolveFinished();
@@ -129,6 +149,7 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
     app.events?.emit('server:listening', { runtime, hostname: address.hostname, port: address.port, url: handle.url });
   };
   const failed = (error: unknown) => {
+    letGo();
     cleanUp();
     rejectFinished(error);
     finished.catch(() => {}); // `ready` carries the error: one report is enough
@@ -138,6 +159,7 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
   try {
     address = driver.listen();
   } catch (error) {
+    letGo();
     cleanUp();
     throw error; // as Deno.serve and Bun.serve do: serve() itself throws
   }

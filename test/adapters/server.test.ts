@@ -52,6 +52,20 @@ describe('server lifecycle', () => {
     await handle.close();
   });
 
+  it('an app served twice shuts down (its worker pool) with its last server, not its first', async () => {
+    const app = new App();
+    let shutdowns = 0;
+    app.shutdown = async () => void shutdowns++;
+    const a = startServer(app, { ...quiet, handleSignals: false }, new Set(), fakeDriver().driver);
+    const b = startServer(app, { ...quiet, handleSignals: false }, new Set(), fakeDriver().driver);
+    await a.close();
+    expect(shutdowns).toBe(0);
+    await a.close(); // a second close of the same server counts once
+    expect(shutdowns).toBe(0);
+    await b.close();
+    expect(shutdowns).toBe(1);
+  });
+
   it('an IPv6 address is bracketed in the URL', async () => {
     const { driver } = fakeDriver({ listen: () => ({ port: 1, hostname: '::1' }) });
     const handle = startServer(new App(), quiet, new Set(), driver);
