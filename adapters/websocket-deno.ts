@@ -54,7 +54,14 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
   let sink: SocketEvents | undefined;
   const raw: RawSocket = {
     send(data) {
-      if (socket.readyState === 1) socket.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
+      // No readyState check first: the getter is a branded call per message, and Deno's own send
+      // already drops a frame on a closing or closed socket. It throws only while connecting,
+      // which cannot be: the session exists from 'open' on.
+      try {
+        socket.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
+      } catch {
+        // not open: dropped
+      }
     },
     close: (code, reason) => socket.close(code, reason),
     // Deno has no abort for a socket: a close without waiting is the nearest.
@@ -67,10 +74,11 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
     sink = upgrade.accept(raw);
     open?.add(sink, () => socket.close());
   };
-  socket.onmessage = (event) => {
+  // A listener, not `onmessage`: the property wraps the handler in one more call per message.
+  socket.addEventListener('message', (event) => {
     const data = event.data;
     sink?.message(typeof data === 'string' ? data : new Uint8Array(data as ArrayBuffer));
-  };
+  });
   // Deno reports a peer that vanished as an error ("Unexpected EOF") and then a close with code 0:
   // that is a dropped connection (1006), which the close reports; any other error is passed on.
   let failure: unknown;

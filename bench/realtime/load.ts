@@ -3,15 +3,19 @@
 // it can do neither an endless event stream nor a WebSocket.
 //   sse:     N GET /sse streams read as fast as possible; counts events (blank-line ends).
 //   ws-echo: N WebSockets, each sending a 32-byte text and waiting for the echo before the
-//            next; counts round trips.
+//            next; counts round trips. The client is ws-client.ts (plain sockets), or with
+//            `client: 'ws'` the `ws` package.
 import { request } from 'node:http';
 import WebSocket from 'ws';
+import { openEcho } from './ws-client.ts';
 
 export interface LoadOptions {
   url: string;
   connections: number;
   warmupMs: number;
   durationMs: number;
+  /** ws-echo's client: 'raw' (ws-client.ts, the default) or 'ws' (the `ws` package). */
+  client?: 'raw' | 'ws';
   /** Called as the measured window opens and closes (the runner reads the server's CPU there). */
   onWindow?: (phase: 'start' | 'end') => void;
 }
@@ -67,6 +71,30 @@ export async function sseLoad(o: LoadOptions): Promise<LoadResult> {
 }
 
 export async function wsEchoLoad(o: LoadOptions): Promise<LoadResult> {
+  return o.client === 'ws' ? wsPackageEchoLoad(o) : rawEchoLoad(o);
+}
+
+/** ws-echo with the lean client of ws-client.ts (the default). */
+async function rawEchoLoad(o: LoadOptions): Promise<LoadResult> {
+  let count = 0;
+  let errors = 0;
+  const url = `${o.url.replace(/^http/, 'ws').replace(/\/$/, '')}/ws`;
+  const payload = Buffer.from('x'.repeat(32));
+  const counted = () => {
+    count++;
+  };
+  const gone = () => {
+    errors++;
+  };
+  const connections = await Promise.all(Array.from({ length: o.connections }, () => openEcho(url, payload, counted, gone)));
+  for (const c of connections) c.start();
+  const { perSecond, messages } = await measuredRate(o, () => count);
+  for (const c of connections) c.stop();
+  return { perSecond, messages, errors };
+}
+
+/** ws-echo with the `ws` package's client (`--client ws`), as the runs before 2026-11-23 23:00 did. */
+async function wsPackageEchoLoad(o: LoadOptions): Promise<LoadResult> {
   let count = 0;
   let errors = 0;
   let stopping = false;

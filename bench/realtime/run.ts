@@ -1,5 +1,6 @@
 // npm run bench:realtime -- [--runtime node,deno] [--framework rove,hono,raw] [--scenario sse,ws-echo]
 //   [--duration 10] [--warmup 2] [--rounds 3] [--connections 50] [--pin auto|off] [--out file.json]
+//   [--client raw|ws] [--together]
 // Starts each runtime × framework server on a free loopback port, runs the load client
 // (load.ts) against each in turn, round by round, and prints the median of the rounds: the rate
 // and the server's own CPU time per message (its process tree's utime+stime over the measured
@@ -97,15 +98,18 @@ async function main(): Promise<void> {
   const runtimes = list(f.runtime, RUNTIMES);
   const frameworks = list(f.framework, FRAMEWORKS);
   const scenarios = list(f.scenario, SCENARIOS);
-  const load = {
+  const load: { connections: number; warmupMs: number; durationMs: number; client?: 'raw' | 'ws' } = {
     connections: Number(f.connections ?? 50),
     warmupMs: Number(f.warmup ?? 2) * 1000,
     durationMs: Number(f.duration ?? 10) * 1000,
   };
   const rounds = Number(f.rounds ?? 3);
+  const together = f.together === 'true';
+  if (f.client !== undefined && f.client !== 'raw' && f.client !== 'ws') throw new Error(`--client takes raw or ws, got "${f.client}"`);
+  load.client = f.client === 'ws' ? 'ws' : 'raw';
   if (f.pin !== undefined && f.pin !== 'auto' && f.pin !== 'off') throw new Error(`--pin takes auto or off, got "${f.pin}"`);
   const pinning = setUpPinning(f.pin === 'off' ? 'off' : 'auto');
-  console.log(`pinning: ${pinningText(pinning)}`);
+  console.log(`pinning: ${pinningText(pinning)}; ws-echo client: ${load.client}; ${together ? 'frameworks loaded together' : 'frameworks alternating'}`);
   const base = join(tmpdir(), 'rove-bench-realtime');
   mkdirSync(base, { recursive: true });
   const results: {
@@ -119,6 +123,8 @@ async function main(): Promise<void> {
     /** Server CPU time (process tree, utime+stime) per event or round trip: median, and per round. */
     cpuUsPerMessage?: number | null;
     roundsCpuUsPerMessage?: (number | null)[];
+    /** Per round: the load client's (this process) and the server's CPU over the window, % of one core. */
+    roundsBusyPercent?: { client: number; server: number }[];
   }[] = [];
   const comparisons: { runtime: Runtime; scenario: Scenario; over: Framework; rate: Comparison | null; cpu: Comparison | null }[] = [];
   for (const runtime of runtimes) {
@@ -140,25 +146,44 @@ async function main(): Promise<void> {
         const figures = new Map<Framework, number[]>(taking.map((s) => [s.framework, []]));
         const errors = new Map<Framework, number>(taking.map((s) => [s.framework, 0]));
         const cpus = new Map<Framework, (number | null)[]>(taking.map((s) => [s.framework, []]));
+        const busyness = new Map<Framework, { client: number; server: number }[]>(taking.map((s) => [s.framework, []]));
+        // One framework's share of a round: its load, its server's CPU over the measured window.
+        const measure = async (s: (typeof taking)[number]) => {
+          // The server's process tree (workerd: the workerd process) over the measured window only;
+          // the tree is read again at the end for processes started during it, as the main bench does.
+          let pids: number[] = [];
+          let cpu0 = new Map<number, number>();
+          let cpuUs: number | null = null;
+          // The load client's own CPU (this process) and the wall time over the same window: a client
+          // near 100 % of its core is the limit, and then the server idles part of the time.
+          let client0 = process.cpuUsage();
+          let wall0 = 0;
+          let busy = { client: 0, server: 0 };
+          const onWindow = (phase: 'start' | 'end') => {
+            if (phase === 'start') {
+              pids = processTree(s.child.pid);
+              cpu0 = treeCpuUs(pids);
+              client0 = process.cpuUsage();
+              wall0 = performance.now();
+            } else {
+              cpuUs = cpuDeltaUs(cpu0, treeCpuUs([...new Set([...pids, ...processTree(s.child.pid)])]));
+              const wallUs = (performance.now() - wall0) * 1000;
+              const c = process.cpuUsage(client0);
+              busy = { client: (c.user + c.system) / wallUs, server: cpuUs / wallUs };
+            }
+          };
+          const out: LoadResult = await (scenario === 'sse' ? sseLoad : wsEchoLoad)({ url: s.url, ...load, onWindow });
+          figures.get(s.framework)?.push(Math.round(out.perSecond));
+          errors.set(s.framework, (errors.get(s.framework) ?? 0) + out.errors);
+          cpus.get(s.framework)?.push(cpuUs !== null && out.messages > 0 ? Math.round((cpuUs / out.messages) * 1000) / 1000 : null);
+          busyness.get(s.framework)?.push({ client: Math.round(busy.client * 100), server: Math.round(busy.server * 100) });
+        };
         for (let r = 0; r < rounds; r++) {
-          for (let k = 0; k < taking.length; k++) {
-            const s = taking[(r + k) % taking.length];
-            // The server's process tree (workerd: the workerd process) over the measured window only;
-            // the tree is read again at the end for processes started during it, as the main bench does.
-            let pids: number[] = [];
-            let cpu0 = new Map<number, number>();
-            let cpuUs: number | null = null;
-            const onWindow = (phase: 'start' | 'end') => {
-              if (phase === 'start') {
-                pids = processTree(s.child.pid);
-                cpu0 = treeCpuUs(pids);
-              } else cpuUs = cpuDeltaUs(cpu0, treeCpuUs([...new Set([...pids, ...processTree(s.child.pid)])]));
-            };
-            const out: LoadResult = await (scenario === 'sse' ? sseLoad : wsEchoLoad)({ url: s.url, ...load, onWindow });
-            figures.get(s.framework)?.push(Math.round(out.perSecond));
-            errors.set(s.framework, (errors.get(s.framework) ?? 0) + out.errors);
-            cpus.get(s.framework)?.push(cpuUs !== null && out.messages > 0 ? Math.round((cpuUs / out.messages) * 100) / 100 : null);
-          }
+          // --together: every framework under load at once, over the same window (the client's
+          // figure is then the whole client's, shared by all).
+          // The start order (which connections open first) rotates too, as the alternating order does.
+          if (together) await Promise.all(taking.map((_, k) => measure(taking[(r + k) % taking.length])));
+          else for (let k = 0; k < taking.length; k++) await measure(taking[(r + k) % taking.length]);
         }
         for (const s of taking) {
           const rs = figures.get(s.framework) ?? [];
@@ -167,10 +192,22 @@ async function main(): Promise<void> {
           const cs = cpus.get(s.framework) ?? [];
           const known = cs.filter((c): c is number => c !== null);
           const cpuUsPerMessage = known.length ? median(known) : null;
-          results.push({ runtime, scenario, framework: s.framework, perSecond, rounds: rs, errors: errs, cpuUsPerMessage, roundsCpuUsPerMessage: cs });
+          const bs = busyness.get(s.framework) ?? [];
+          results.push({
+            runtime,
+            scenario,
+            framework: s.framework,
+            perSecond,
+            rounds: rs,
+            errors: errs,
+            cpuUsPerMessage,
+            roundsCpuUsPerMessage: cs,
+            roundsBusyPercent: bs,
+          });
           console.log(
             `${runtime.padEnd(12)} ${scenario.padEnd(8)} ${s.framework.padEnd(5)} ${String(perSecond).padStart(9)}/s  rounds ${rs.join(', ')}` +
-              `  cpu ${cpuUsPerMessage ?? '?'} µs/msg  rounds ${cs.map((c) => c ?? '?').join(', ')}${errs ? `  errors ${errs}` : ''}`,
+              `  cpu ${cpuUsPerMessage ?? '?'} µs/msg  rounds ${cs.map((c) => c ?? '?').join(', ')}` +
+              `  busy % client/server ${bs.map((b) => `${b.client}/${b.server}`).join(', ')}${errs ? `  errors ${errs}` : ''}`,
           );
         }
         const rove = taking.find((s) => s.framework === 'rove');
@@ -212,7 +249,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (f.out) writeFileSync(f.out, `${JSON.stringify({ load, rounds, pinning, results, comparisons }, null, 2)}\n`);
+  if (f.out) writeFileSync(f.out, `${JSON.stringify({ load, rounds, together, pinning, results, comparisons }, null, 2)}\n`);
 }
 
 // Interrupted (Ctrl-C, a timeout): stop the servers started, by pid, before leaving.
