@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { type BundleSizes, measureBundleSizes } from './lib/bundle-size.ts';
 import { type Config, parseFlags, resolveConfig, USAGE } from './lib/config.ts';
-import { prepareDatabase } from './lib/db-run.ts';
+import { pinDatabase, prepareDatabase } from './lib/db-run.ts';
 import { stopLoad } from './lib/load.ts';
 import { collectMeta } from './lib/meta.ts';
 import { pinningText, setUpPinning } from './lib/pin.ts';
@@ -85,6 +85,7 @@ async function main(): Promise<number> {
     meta.command += ` (resumed with ${done.length} rows from an earlier run)`;
   }
   meta.pinning = setUpPinning(config.pin);
+  pinDatabase(config, meta.pinning);
   const plan = plannedRows(config, done);
   console.log(
     `Rove bench · profile ${config.profile}: ${config.connections} connections, pipelining ${config.pipelining}, ` +

@@ -40,6 +40,7 @@ export interface Flags {
   runtimeLoad?: string;
   help?: boolean;
   dbPool?: number;
+  dbCpu?: string;
   processes?: number;
 }
 
@@ -60,6 +61,8 @@ export interface Config extends LoadSettings {
   resume: boolean;
   /** Connections in each target's PostgreSQL pool (DB scenarios; per process). */
   dbPool: number;
+  /** Where PostgreSQL runs when pinning is on: with the load generator (default), with the servers, or anywhere. */
+  dbCpu: 'load' | 'server' | 'off';
   /** Server processes per rove target on node, deno and bun (serve's `processes`). */
   processes: number;
   /** Pin the server and the load generator to separate cores with taskset: 'auto' when available, or 'off'. */
@@ -91,6 +94,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --cpu-prof DIR                 write CPU profiles of the node, bun and deno targets to DIR
                                  (summarise them with bench/profile.ts)
   --db-pool N                    PostgreSQL pool size per server process (default 10)
+  --db-cpu load|server|off       with pinning, run PostgreSQL on the load generator's
+                                 core (default), on the servers' core, or unpinned
   --processes N                  rove targets on node, deno, bun serve with N processes (default 1)
 `;
 
@@ -112,6 +117,7 @@ const STRING_FLAGS: Record<string, keyof Flags> = {
   'cpu-prof': 'cpuProf',
   pin: 'pin',
   'runtime-load': 'runtimeLoad',
+  'db-cpu': 'dbCpu',
 };
 
 /** Parses `--flag value` and `--flag=value`; throws on anything unknown. */
@@ -186,6 +192,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     cpuProf: flags.cpuProf,
     resume: flags.resume ?? false,
     dbPool: flags.dbPool ?? 10,
+    dbCpu: dbCpuFlag(flags.dbCpu),
     processes: flags.processes ?? 1,
     pin: pinFlag(flags.pin),
     runtimeLoad: runtimeLoadFlag(flags.runtimeLoad),
@@ -196,6 +203,12 @@ function pinFlag(v: string | undefined): 'auto' | 'off' {
   if (v === undefined || v === 'auto' || v === 'on') return 'auto';
   if (v === 'off') return 'off';
   throw new Error(`--pin takes auto or off, got "${v}"`);
+}
+
+function dbCpuFlag(v: string | undefined): 'load' | 'server' | 'off' {
+  if (v === undefined || v === 'load') return 'load';
+  if (v === 'server' || v === 'off') return v;
+  throw new Error(`--db-cpu takes load, server or off, got "${v}"`);
 }
 
 function runtimeLoadFlag(v: string | undefined): 'sustained' | 'profile' {

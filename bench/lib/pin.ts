@@ -12,6 +12,8 @@ export interface Pinning {
   server: string;
   /** CPU list of the load generator (this runner). */
   load: string;
+  /** CPU list of the DB scenarios' PostgreSQL, when a run started one (--db-cpu). */
+  db?: string;
   tool: 'taskset';
 }
 
@@ -52,6 +54,22 @@ export function pinnedCommand(command: string, args: readonly string[]): { bin: 
   return { bin, args: ['-c', current.server, command, ...args] };
 }
 
+/**
+ * Pins a running process tree (every thread of every process) to `cpus`; processes it
+ * forks later inherit it (PostgreSQL's backends, one per connection). False when it failed.
+ */
+export function pinTree(pids: readonly number[], cpus: string): boolean {
+  if (!bin) return false;
+  try {
+    for (const pid of pids) execFileSync(bin, ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function pinningText(p: Pinning | null | undefined): string {
-  return p ? `servers on CPU ${p.server}, load generator (the runner with autocannon) on CPU ${p.load}, with taskset` : 'none';
+  if (!p) return 'none';
+  const db = p.db ? `, PostgreSQL on CPU ${p.db}` : '';
+  return `servers on CPU ${p.server}, load generator (the runner with autocannon) on CPU ${p.load}${db}, with taskset`;
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
+import { tidyDatabase } from './db-run.ts';
 import { firstAnswer, send } from './http.ts';
 import { knownLimit } from './known-limits.ts';
 import { combineListenerRounds, setListener } from './listener-cost.ts';
@@ -279,6 +280,7 @@ export class Runner {
     if (load.connections !== c.connections || load.pipelining !== c.pipelining) row.load = load;
     const pool = s.method === 'pool-p99' && s.saturate !== undefined;
     try {
+      if (s.variant === 'db') await tidyDatabase();
       await this.#waitQuiet(label);
       if (warm > 0 && !pool) {
         await runLoad({

@@ -72,4 +72,11 @@ describe('bench config', () => {
     expect(c).toMatchObject({ out: 'x/run.json', report: 'y.json', cpuProf: 'prof' });
     expect(parseFlags(['-h']).help).toBe(true);
   });
+
+  it('places PostgreSQL with the load generator unless --db-cpu says otherwise', () => {
+    expect(resolve([]).dbCpu).toBe('load');
+    expect(resolve(['--db-cpu', 'server']).dbCpu).toBe('server');
+    expect(resolve(['--db-cpu=off']).dbCpu).toBe('off');
+    expect(() => resolve(['--db-cpu', 'anywhere'])).toThrow(/--db-cpu takes load, server or off/);
+  });
 });
