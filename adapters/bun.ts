@@ -41,6 +41,12 @@ declare const process: {
 };
 
 /** Bun's idleTimeout is in whole seconds, at most 255 (0: off). */
+/** The binding's `finish`: Bun would write a control character in a header value as is. */
+function finishBun(res: Response, built: boolean): Response {
+  checkHeaders(res, built);
+  return res;
+}
+
 const MAX_IDLE_SECONDS = 255;
 
 /**
@@ -65,8 +71,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(webWorkers('bun'));
   // `info` is the Bun server: its requestIP knows the socket of the original Request.
-  // check: Bun writes a control character in a header value as is, a response clients refuse.
-  app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address, check: checkHeaders });
+  // finish: Bun writes a control character in a header value as is, a response clients refuse.
+  app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address, finish: finishBun });
   const idle = options.idleTimeoutMs;
   let server: BunServer | undefined;
   const sockets = new OpenSockets();

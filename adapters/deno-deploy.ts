@@ -2,13 +2,12 @@
 import '../src/app-events.ts';
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
-import { checkHeaders } from '../src/response.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from './deno.ts';
 import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { backgroundContext, listenMessage, listenUrl } from './serve-options.ts';
-import { denoUpgrade } from './websocket-deno.ts';
+import { denoFinish } from './websocket-deno.ts';
 
 /** Rove's own 500 for anything that escaped (its message only in dev mode). */
 function escaped(app: App<any>, error: unknown): Response {
@@ -34,15 +33,13 @@ export function toDeploy(
 } {
   let env = options.env;
   const ctx = backgroundContext(new Set());
-  // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
-  // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app's error boundary, so
+  // finish checks headers, and makes a WebSocket route's answer Deno's 101 inside the app's error boundary, so
   // fetch returns the app's own promise (which never rejects) instead of chaining one more.
   app.bind({
     runtime: 'deno-deploy',
     address: denoAddress,
-    check: checkHeaders,
     header: denoHeader,
-    upgrade: denoUpgrade(ctx, null),
+    finish: denoFinish(ctx, null),
   });
   watchGlobalErrors(app, 'deno-deploy');
   const fail = (error: unknown) => escaped(app, error);

@@ -1,6 +1,5 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
-import { checkHeaders } from '../src/response.ts';
 import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
@@ -11,7 +10,7 @@ export type { ServeHandle, ServeOptions } from './serve-options.ts';
 import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from './processes.ts';
 import { denoCommand } from './processes-deno.ts';
 import { type Address, startServer } from './server.ts';
-import { denoUpgrade } from './websocket-deno.ts';
+import { denoFinish } from './websocket-deno.ts';
 import { OpenSockets } from './websockets.ts';
 import { webWorkers } from './workers/web.ts';
 
@@ -77,17 +76,15 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
   app.settings.workers?.start(webWorkers('deno'));
-  // check: Deno 2.9 panics (the process exits) on a control character in a response header value.
   const sockets = new OpenSockets();
-  // upgrade: a WebSocket route's answer becomes Deno's 101 inside the app, so the handler below
+  // finish checks headers, and makes a WebSocket route's answer Deno's 101 inside the app, so the handler below
   // returns the app's own promise instead of chaining one more per request. `ctx` is this server's
   // own: an app served twice keeps each server's sockets apart.
   app.bind({
     runtime: 'deno',
     address: denoAddress,
-    check: checkHeaders,
     header: denoHeader,
-    upgrade: denoUpgrade(ctx, sockets),
+    finish: denoFinish(ctx, sockets),
   });
   let server: DenoServer | undefined;
   let listened!: (address: Address) => void;

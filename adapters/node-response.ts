@@ -170,7 +170,7 @@ function checkRecord(record: HeaderRecord): void {
 }
 
 /**
- * The `check` binding: throws when node:http could not write `res`, so the
+ * The `finish` binding: throws when node:http could not write `res`, so the
  * failure happens inside the app (a 500 through onError, reported as sent)
  * rather than in `writeHead`. `Headers` lets through control bytes that
  * node:http refuses; the rule is the core's `checkHeaders`, free for a light
@@ -179,10 +179,10 @@ function checkRecord(record: HeaderRecord): void {
  * @example
  * check(new Response('x', { headers: { 'x-a': 'a\u0001b' } })); // throws TypeError
  */
-export function check(res: Response): void {
+export function check(res: Response): Response {
   // A helper's light response is checked when built, and again only if its headers were touched since.
-  if (res instanceof NodeResponse && !res.touched) return;
-  checkHeaders(res);
+  if (!(res instanceof NodeResponse) || res.touched) checkHeaders(res);
+  return res;
 }
 
 function learnName(name: string): void {

@@ -42,7 +42,7 @@ export function toNodeListener(
     address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
     // The context checks every header it puts in a record (checkHeader): no second check per response.
     respond: respondChecked,
-    check,
+    finish: check,
   });
   return (incoming: IncomingMessage, res: ServerResponse): void => {
     const host = firstHeader(incoming, 'host');

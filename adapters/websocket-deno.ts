@@ -1,8 +1,9 @@
 // WebSockets on Deno and Deno Deploy: Deno.upgradeWebSocket does the handshake
 // and runs the idle timeout with its own ping/pong.
 import type { ServerBinding } from '../src/app-types.ts';
-import type { ExecutionContext } from '../src/context.ts';
+import type { Context, ExecutionContext } from '../src/context.ts';
 import { errorResponse, HttpError } from '../src/errors.ts';
+import { checkHeaders } from '../src/response.ts';
 import { type RawSocket, type SocketEvents, type Upgrade, upgradeOf } from '../src/websocket/protocol.ts';
 import type { OpenSockets } from './websockets.ts';
 
@@ -16,15 +17,17 @@ declare const Deno: {
 const servers = new WeakMap<ExecutionContext, OpenSockets | null>();
 
 /**
- * The `upgrade` of a Deno binding, for the server that passes `ctx` to `app.handle`: its
- * upgrades are kept in `open`. Every Deno server of an app gets the same hook.
+ * The `finish` of a Deno binding, for the server that passes `ctx` to `app.handle`: it checks the
+ * headers (Deno 2.9 panics, and the process exits, on a control character in a response header
+ * value) and turns a WebSocket route's answer into Deno's 101, with the socket kept in `open`.
+ * Every Deno server of an app gets the same hook.
  *
  * @example
- * app.bind({ runtime: 'deno', upgrade: denoUpgrade(ctx, sockets) });
+ * app.bind({ runtime: 'deno', finish: denoFinish(ctx, sockets) });
  */
-export function denoUpgrade(ctx: ExecutionContext, open: OpenSockets | null): NonNullable<ServerBinding['upgrade']> {
+export function denoFinish(ctx: ExecutionContext, open: OpenSockets | null): NonNullable<ServerBinding['finish']> {
   servers.set(ctx, open);
-  return completeDeno;
+  return finishDeno;
 }
 
 /**
@@ -32,10 +35,12 @@ export function denoUpgrade(ctx: ExecutionContext, open: OpenSockets | null): No
  * Any other request (`app.request`, a Request built in code) gets the route's placeholder, as on
  * an unbound app: Deno would answer it with a 101 that no socket stands behind.
  */
-function completeDeno(res: Response, request: unknown, ctx: ExecutionContext): Response {
-  const open = servers.get(ctx);
-  const upgrade = open === undefined ? undefined : upgradeOf(res);
-  return upgrade === undefined ? res : upgradeDeno(upgrade, request as Request, open ?? undefined);
+function finishDeno(res: Response, built: boolean, c: Context<any, any>): Response {
+  checkHeaders(res, built);
+  const upgrade = upgradeOf(res);
+  if (upgrade === undefined) return res;
+  const open = servers.get(c.executionCtx);
+  return open === undefined ? res : upgradeDeno(upgrade, c.req.raw, open ?? undefined);
 }
 
 function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | undefined): Response {

@@ -1,5 +1,5 @@
 import type { Handler } from './compose.ts';
-import type { Env, ExecutionContext, ResponseFactory } from './context.ts';
+import type { Context, Env, ResponseFactory } from './context.ts';
 import type { ErrorPage } from './error-page.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
@@ -13,8 +13,11 @@ export interface AppOptions {
   maxUrlLength?: number;
   /** Longest single path param accepted (default 1 KiB); longer answers 414. */
   maxParamLength?: number;
-  /** `'strict'` (default): `/a/` and `/a` are different paths. `'redirect'`: a miss redirects to the other form when it exists. */
-  trailingSlash?: 'strict' | 'redirect';
+  /**
+   * Without it, `/a/` and `/a` are different paths. `redirectTrailingSlash` from `rove/trailing-slash`
+   * redirects a miss to the other form when that one has a route.
+   */
+  trailingSlash?: TrailingSlashRule;
   /** Dev mode shows error messages and stacks of 5xx responses. */
   dev?: boolean;
   views?: ViewRenderer;
@@ -33,6 +36,12 @@ export interface AppOptions {
   errorPage?: ErrorPage;
 }
 
+/**
+ * What a request no route answers may get instead of its 404, from the context and a test of
+ * whether another path has a route for the request's method (`redirectTrailingSlash` is one).
+ */
+export type TrailingSlashRule = (c: Context<any, any>, routed: (path: string) => boolean) => Response | undefined;
+
 /** From the connection's peer address (when the runtime gives one) and the request, the client's address. */
 export type ClientAddressRule = (socket: string | undefined, request: { readonly headers: Headers }) => string | undefined;
 
@@ -46,20 +55,15 @@ export interface ServerBinding {
   address?(request: RequestLike, info: unknown): string | undefined;
   /** Builds the responses context helpers return; must give something that is `instanceof Response`. */
   respond?: ResponseFactory;
-  /** Throws when the runtime could not send `res`; called inside the app's error boundary. */
   /**
-   * `built`: a helper built `res` from checked headers and no middleware has read `c.res` since;
-   * a binding whose check costs something may trust it then.
+   * The last step of every response, inside the app's error boundary: throws when the runtime
+   * could not send `res` (a header value it would write as is, or crash on), and may swap a
+   * WebSocket route's placeholder for the runtime's own 101 (`upgradeOf` finds it). `built`: a
+   * helper built `res` from checked headers and no middleware read `c.res` since, so a costly check
+   * may trust it. An adapter tells its own servers' requests by `c.executionCtx`, the context it
+   * passed to `handle`, and leaves any other (`app.request`) as it is.
    */
-  check?(res: Response, built: boolean): void;
-  /**
-   * Turns a WebSocket route's placeholder response into the runtime's own answer, inside the
-   * app's error boundary; called only for a response `upgradeOf` finds an upgrade on. With it,
-   * an adapter returns what `handle` gives as is, adding no promise of its own. `ctx` is the
-   * request's `c.executionCtx`: an adapter tells its own servers' requests (and which server) by
-   * the context it passed to `handle`, and leaves any other (`app.request`) as it is.
-   */
-  upgrade?(res: Response, request: RequestLike, ctx: ExecutionContext): Response;
+  finish?(res: Response, built: boolean, c: Context<any, any>): Response;
   /** The runtime's cheaper `request.headers.get(name)`, for `c.req.header()` and the body readers. */
   header?(request: RequestLike, name: string): string | null;
 }

@@ -1,5 +1,5 @@
 import { type AppParts, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
-import type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
+import type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, internals } from './context.ts';
@@ -11,9 +11,8 @@ import type { RequestLike } from './request.ts';
 import { isChecked, withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
 import { elsewhere, unmatchedChains } from './unmatched.ts';
-import { upgradeOf } from './websocket/protocol.ts';
 
-export type { AppOptions, RouteAdder, ServerBinding } from './app-types.ts';
+export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
 import { normalizePath } from './path.ts';
 import { parseScope } from './scope.ts';
@@ -40,7 +39,7 @@ type Chain = (c: Context<any, any>) => unknown;
  * export default { fetch: app.fetch };
  */
 export class App<E extends Env = Env> {
-  readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy' | 'errorPage'>> & {
+  readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy' | 'errorPage' | 'trailingSlash'>> & {
     views: ViewRenderer | undefined;
     workers: WorkerPool | undefined;
   };
@@ -56,23 +55,23 @@ export class App<E extends Env = Env> {
   #fallbacks: ((path: string) => Chain | null) | undefined;
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
-  #check: ServerBinding['check'];
-  #upgrade: ServerBinding['upgrade'];
+  #finishHook: ServerBinding['finish'];
   #runtime: string | undefined;
   #reported = false;
   #errorPage: ErrorPage | undefined;
+  #trailingSlash: TrailingSlashRule | undefined;
 
   constructor(options: AppOptions = {}) {
     this.settings = {
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
       maxUrlLength: options.maxUrlLength ?? 8192,
       maxParamLength: options.maxParamLength ?? 1024,
-      trailingSlash: options.trailingSlash ?? 'strict',
       dev: options.dev ?? false,
       views: options.views,
       workers: options.workers,
     };
     this.#errorPage = options.errorPage;
+    this.#trailingSlash = options.trailingSlash;
     const clientIp = options.trustProxy ?? ((socket: string | undefined) => socket);
     if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
     let address: ServerBinding['address'];
@@ -86,8 +85,7 @@ export class App<E extends Env = Env> {
       address = binding.address;
       this.#config.respond = binding.respond;
       this.#config.header = binding.header;
-      this.#check = binding.check;
-      this.#upgrade = binding.upgrade;
+      this.#finishHook = binding.finish;
     };
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
@@ -308,10 +306,10 @@ export class App<E extends Env = Env> {
     const made = res === internals.made(c);
     // A helper's response, or one middleware marked as built from checked values, needs no check
     // unless middleware read c.res (and may have changed its headers).
-    this.#check?.(res, (made || isChecked(res)) && !internals.resShared(c));
+    const built = (made || isChecked(res)) && !internals.resShared(c);
     const pending = made ? null : internals.pendingHeaders(c);
     const out = pending === null ? res : withHeaders(res, pending);
-    return this.#upgrade !== undefined && upgradeOf(out) !== undefined ? this.#upgrade(out, c.req.raw, c.executionCtx) : out;
+    return this.#finishHook === undefined ? out : this.#finishHook(out, built, c);
   }
 
   #fail(error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Response> {
@@ -386,7 +384,7 @@ export class App<E extends Env = Env> {
 
   /** The end of every 404/405 chain: the answer depends only on the request. */
   #noRoute: Handler = (c) => {
-    const answer = elsewhere(this.#router!, c, this.settings.trailingSlash === 'redirect');
+    const answer = elsewhere(this.#router!, c, this.#trailingSlash);
     if (answer !== undefined) return answer;
     if (this.#notFoundHandler) return this.#notFoundHandler(c as Context<E>);
     return this.#errorAnswer(new HttpError(404), c, false);

@@ -6,9 +6,10 @@
  */
 import { covering, type ScopedMiddleware } from './app-table.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
-import { type Context, internals, isSafeLocation } from './context.ts';
+import type { TrailingSlashRule } from './app-types.ts';
+import type { Context } from './context.ts';
 import { HttpError } from './errors.ts';
-import { decodeSegments, otherSlash } from './path.ts';
+import { decodeSegments } from './path.ts';
 import type { Router } from './router.ts';
 
 type Chain = (c: Context<any, any>) => unknown;
@@ -42,11 +43,10 @@ export function unmatchedChains(scoped: ScopedMiddleware[], end: Handler, onErro
 
 /**
  * What a request no route answers gets before a 404: when other methods have a route for the path,
- * 204 with `Allow` for OPTIONS and 405 with `Allow` for anything else; with `redirectSlash`, a
- * redirect to the path with its trailing slash added or removed, when that has a route. Undefined
- * leaves the 404.
+ * 204 with `Allow` for OPTIONS and 405 with `Allow` for anything else; else what the app's
+ * trailing-slash rule gives. Undefined leaves the 404.
  */
-export function elsewhere(router: Router<unknown>, c: Context<any, any>, redirectSlash: boolean): Response | undefined {
+export function elsewhere(router: Router<unknown>, c: Context<any, any>, slash: TrailingSlashRule | undefined): Response | undefined {
   const method = c.req.method;
   const allowed = router.allowed(c.path);
   if (allowed.length > 0) {
@@ -54,12 +54,5 @@ export function elsewhere(router: Router<unknown>, c: Context<any, any>, redirec
     if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
     throw new HttpError(405, `${method} is not allowed here`, { headers: { allow } });
   }
-  const alternate = redirectSlash ? otherSlash(c.path) : null;
-  if (alternate !== null && router.match(method, alternate) !== null) {
-    const query = internals.query(c);
-    const location = alternate + (query ? `?${query}` : '');
-    // The same rule as c.redirect: never a scheme-relative or control-character Location.
-    if (isSafeLocation(location)) return new Response(null, { status: method === 'GET' || method === 'HEAD' ? 301 : 308, headers: { location } });
-  }
-  return undefined;
+  return slash?.(c, (path) => router.match(method, path) !== null);
 }

@@ -6,6 +6,7 @@ import { htmlErrorPage } from '../src/error-page.ts';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
 import '../src/form.ts';
 import '../src/stream.ts';
+import { redirectTrailingSlash } from '../src/trailing-slash.ts';
 import { createViews } from '../src/views/index.ts';
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);
@@ -143,7 +144,7 @@ describe('app > routing semantics', () => {
   });
 
   it('redirects to the other trailing-slash form when asked to', async () => {
-    const app = new App({ trailingSlash: 'redirect' }).get('/a', (c) => c.text('a')).post('/b/', (c) => c.text('b'));
+    const app = new App({ trailingSlash: redirectTrailingSlash }).get('/a', (c) => c.text('a')).post('/b/', (c) => c.text('b'));
     const res = await app.fetch(req('/a/?q=1'));
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe('/a?q=1');

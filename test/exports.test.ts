@@ -30,6 +30,7 @@ const ENTRIES = [
   'rove/error-page',
   'rove/request-events',
   'rove/form',
+  'rove/trailing-slash',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};

@@ -12,9 +12,10 @@ function boundApp() {
   app.bind({
     runtime: 'test',
     address: () => undefined,
-    check: (res, built) => {
+    finish: (res, built) => {
       if (!built) seen.full++;
       checkHeaders(res, built);
+      return res;
     },
   });
   return { app, seen };

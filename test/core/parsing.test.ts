@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { setCookie } from '../../src/cookie.ts';
 import { App, validate } from '../../src/index.ts';
 import '../../src/form.ts';
+import { redirectTrailingSlash } from '../../src/trailing-slash.ts';
 
 const post = (path: string, body: string, type: string) => new Request(`http://localhost${path}`, { method: 'POST', body, headers: { 'content-type': type } });
 
@@ -56,7 +57,7 @@ describe('parsing hostile input', () => {
   });
 
   it('the trailing-slash redirect passes the same safety check as c.redirect', async () => {
-    const app = new App({ trailingSlash: 'redirect' }).get('/a/', (c) => c.text('a'));
+    const app = new App({ trailingSlash: redirectTrailingSlash }).get('/a/', (c) => c.text('a'));
     const res = await app.fetch(new Request('http://localhost/a?x=1'));
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe('/a/?x=1');

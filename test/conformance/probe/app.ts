@@ -3,6 +3,7 @@ import { App, type Handler, HttpError, Router, validate } from 'rove';
 import { setCookie } from 'rove/cookie';
 import 'rove/form';
 import 'rove/request-events';
+import { redirectTrailingSlash } from 'rove/trailing-slash';
 import { trustProxy } from 'rove/trust-proxy';
 import { z } from 'zod';
 
@@ -10,7 +11,7 @@ import { z } from 'zod';
 export interface ProbeOptions {
   /** `trustProxy` of the App: the addresses and CIDRs of trusted proxies. */
   trustProxy?: string[];
-  /** `trailingSlash: 'redirect'`, with a catch-all `/:page` so a redirect has somewhere to go. */
+  /** `trailingSlash: redirectTrailingSlash`, with a catch-all `/:page` so a redirect has somewhere to go. */
   redirect?: boolean;
   /** Listen for `request:complete`, and answer the last one's status and address on `/last`. */
   observe?: boolean;
@@ -73,7 +74,7 @@ function prototypeName(object: object): string {
 export function makeApp(options: ProbeOptions = {}): App {
   const app = new App({
     ...(options.trustProxy ? { trustProxy: trustProxy(options.trustProxy) } : {}),
-    ...(options.redirect ? { trailingSlash: 'redirect' as const } : {}),
+    ...(options.redirect ? { trailingSlash: redirectTrailingSlash } : {}),
   });
 
   let last: { path: string; status: number; clientAddress: string | null } | null = null;
