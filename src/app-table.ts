@@ -5,7 +5,7 @@
  */
 import type { Handler } from './compose.ts';
 import { joinPath, type Segment } from './pattern.ts';
-import { guarded, parseScope, relate, type SegmentTest, segmentTest, startsWith } from './scope.ts';
+import { guarded, parseScope, relate, type SegmentTest, segmentTest } from './scope.ts';
 
 export interface RouteDef {
   method: string;
@@ -60,16 +60,4 @@ export function variantChain(mws: ScopedMiddleware[], variant: Segment[], handle
   }
   chain.push(...handlers);
   return chain;
-}
-
-/** The middleware whose scope covers a path no route matched, and a key naming that set. */
-export function covering(scoped: ScopedMiddleware[], segments: string[]): { key: string; fns: Handler[] } {
-  let key = '';
-  const fns: Handler[] = [];
-  scoped.forEach((m, i) => {
-    if (!startsWith(segments, m.tests)) return;
-    key += `${i},`;
-    fns.push(m.fn);
-  });
-  return { key, fns };
 }

@@ -10,11 +10,11 @@ import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { isChecked, withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
-import { elsewhere, unmatchedChains } from './unmatched.ts';
+import { elsewhere, unmatchedChain } from './unmatched.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
-import { normalizePath } from './path.ts';
+import { decodeSegments, normalizePath } from './path.ts';
 import { parseScope } from './scope.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -29,6 +29,8 @@ interface CompiledRoute {
 }
 
 type Chain = (c: Context<any, any>) => unknown;
+
+const MALFORMED = 'Malformed percent-encoding';
 
 /**
  * An app: routes, middleware and error handling, served as a fetch handler.
@@ -51,8 +53,8 @@ export class App<E extends Env = Env> {
   #errorHandler: ErrorHandler<E> | undefined;
   #notFoundHandler: NotFoundHandler<E> | undefined;
   #router: Router<CompiledRoute> | null = null;
-  /** The 404/405 chains, made when the table compiles. */
-  #fallbacks: ((path: string) => Chain | null) | undefined;
+  /** The 404/405 chain, made when the table compiles. */
+  #fallback: Chain | undefined;
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
   #finishHook: ServerBinding['finish'];
@@ -250,7 +252,7 @@ export class App<E extends Env = Env> {
       if (long) throw new HttpError(414, 'URL too long');
       path = normalizePath(raw);
       match = router.match(request.method, path, this.settings.maxParamLength);
-      if (match?.malformed) throw new HttpError(400, 'Malformed percent-encoding');
+      if (match?.malformed) throw new HttpError(400, MALFORMED);
       if (match?.tooLong !== undefined) throw new HttpError(414, `Path parameter "${match.tooLong}" is too long`);
     } catch (thrown) {
       error = thrown as HttpError;
@@ -353,7 +355,7 @@ export class App<E extends Env = Env> {
       const onError = app === this ? this.#rootError! : this.#errorResponder(app);
       router.add(route.method, full, (variant) => ({ chain: compose(variantChain(mws, variant, route.handlers), onError), onError, pattern: full }));
     });
-    this.#fallbacks = unmatchedChains(scoped, this.#noRoute, this.#rootError);
+    this.#fallback = unmatchedChain(scoped, this.#noRoute, this.#rootError);
     this.#router = router;
     return router;
   }
@@ -377,9 +379,9 @@ export class App<E extends Env = Env> {
 
   /** 404, 405 and automatic OPTIONS, run through the middleware whose scope covers the path. */
   #unmatched(c: Context<E>): Response | Promise<Response> {
-    const chain = this.#fallbacks!(c.path);
-    if (chain === null) return this.#fail(new HttpError(400, 'Malformed percent-encoding'), c, this.#rootError!);
-    return this.#run(c, chain, this.#rootError!);
+    // Without an escape the path decodes; with a malformed one no scope can be decided.
+    if (c.path.indexOf('%') !== -1 && decodeSegments(c.path) === null) return this.#fail(new HttpError(400, MALFORMED), c, this.#rootError!);
+    return this.#run(c, this.#fallback!, this.#rootError!);
   }
 
   /** The end of every 404/405 chain: the answer depends only on the request. */

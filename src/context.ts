@@ -26,7 +26,8 @@ export interface AppEvents {
   /** True while someone listens for a request event: only then is a request timed and reported. */
   readonly observing: boolean;
   has(kind: EventKind): boolean;
-  emit<K extends EventKind>(kind: K, metadata: EventMap[K], ctx?: ExecutionContext): void;
+  /** `metadata` may be a function that builds it, called only when someone listens. */
+  emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K]), ctx?: ExecutionContext): void;
   observe(request: RequestLike, c: Context<any, any>, route: string | null, run: () => Response | Promise<Response>): Response | Promise<Response>;
 }
 
@@ -242,9 +243,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
    * c.emit('csrf:rejected', () => ({ rule: 'origin', origin: c.req.header('origin') }));
    */
   emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K])): void {
-    const events = this.#config.events;
-    if (events === undefined || !events.has(kind)) return;
-    events.emit(kind, typeof metadata === 'function' ? (metadata as () => EventMap[K])() : metadata, this.#ctx);
+    this.#config.events?.emit(kind, metadata, this.#ctx);
   }
 
   /** The value a `validate(target, schema)` middleware produced. */

@@ -74,12 +74,14 @@ export class EventBus {
   /**
    * Call every listener of `kind`. Listeners never break the caller: a throw
    * or a rejection goes to `onListenerError`. A returned promise is handed to
-   * `ctx.waitUntil` when given, so Workers keep it alive after the response.
+   * `ctx.waitUntil` when given, so Workers keep it alive after the response. `metadata` may be a
+   * function that builds it: it runs only when someone listens.
    */
-  emit<K extends EventKind>(kind: K, metadata: EventMap[K], ctx?: ExecutionContext, timestamp?: number): void {
+  emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K]), ctx?: ExecutionContext, timestamp?: number): void {
     const list = this.listeners(kind);
     if (list.length === 0) return;
-    const event = { kind, timestamp: timestamp ?? Date.now(), metadata } as RoveEvent;
+    const built = typeof metadata === 'function' ? (metadata as () => EventMap[K])() : metadata;
+    const event = { kind, timestamp: timestamp ?? Date.now(), metadata: built } as RoveEvent;
     for (const fn of list) {
       try {
         const out = fn(event);

@@ -36,8 +36,10 @@ describe('queryValue', () => {
     );
   });
 
-  it('decodes escaped values and spaces', () => {
-    expect(queryValue('x=1&name=a%20b+c', 'name')).toBe('a b c');
+  it('leaves escaped query strings to the full parse', () => {
+    expect(queryValue('x=1&name=a%20b+c', 'name')).toBe(undefined);
+    expect(queryValue('x=1&&name=2', '')).toBe(null);
+    expect(queryValue('=1&name=2', '')).toBe('1');
     expect(queryValue('name&x=1', 'name')).toBe('');
     expect(queryValue('x=1', 'name')).toBe(null);
     expect(queryValue('na%6De=1', 'name')).toBe(undefined);

@@ -115,7 +115,7 @@ describe('middleware scope', () => {
     expect(await status('/files/public/x')).toBe(200);
   });
 
-  it('a 404 or 405 runs the middleware covering the path, composed once per set of middleware', async () => {
+  it('a 404 or 405 runs the middleware covering the path, composed once', async () => {
     const seen: string[] = [];
     const app = new App()
       .use('/api', async (c, next) => {
