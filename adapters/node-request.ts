@@ -97,26 +97,28 @@ export class NodeRequest implements RequestLike {
     return controller.signal;
   }
 
-  /** The whole body from 'data' events, counted against the limit; no web stream in between. */
-  readBytes(limit: number): Promise<Uint8Array> {
-    if (this.#body !== undefined || NO_BODY.has(this.method)) return readBody(this.body, null, limit);
-    this.#body = null; // consumed: a later .body read sees no stream
-    return readIncoming(this.incoming, limit, asBytes);
+  /**
+   * The whole body, as Request's readers give it, from 'data' events with no web stream in
+   * between. The core calls these only for a declared Content-Length within its body limit (node's
+   * parser holds the body to it); any other body it reads from `body`, counting.
+   */
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#read(asArrayBuffer);
+  }
+  text(): Promise<string> {
+    return this.#read(asText);
+  }
+  /** Parsed in the same step as the read: one promise, not two. A SyntaxError rejects, as Request.json's does. */
+  json(): Promise<unknown> {
+    return this.#read(asJson);
   }
 
-  /**
-   * The whole body as UTF-8 text, decoded as TextDecoder does, straight from node's buffers;
-   * `then` (JSON parsing) runs in the same step.
-   */
-  readText(limit: number): Promise<string>;
-  readText<T>(limit: number, then: (text: string) => T): Promise<T>;
-  readText(limit: number, then?: (text: string) => unknown): Promise<unknown> {
+  #read<T>(as: (all: Buffer) => T): Promise<T> {
     if (this.#body !== undefined || NO_BODY.has(this.method)) {
-      const text = readBody(this.body, null, limit).then((b) => decoder.decode(b));
-      return then === undefined ? text : text.then(then);
+      return readBody(this.body, null, Number.POSITIVE_INFINITY).then((b) => as(Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
     }
-    this.#body = null;
-    return readIncoming(this.incoming, limit, then === undefined ? asText : (all) => then(asText(all)));
+    this.#body = null; // consumed: a later .body read sees no stream
+    return readIncoming(this.incoming, Number.POSITIVE_INFINITY, as);
   }
 
   toRequest(): Request {
@@ -163,12 +165,14 @@ function absoluteTarget(target: string): string {
 }
 
 const decoder = new TextDecoder();
-const asBytes = (all: Buffer): Uint8Array => new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+// A copy: a small Buffer may share node's pool with other data.
+const asArrayBuffer = (all: Buffer): ArrayBuffer => all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
 // Buffer's UTF-8 decoding replaces bad bytes with U+FFFD as TextDecoder does; TextDecoder also drops a BOM.
 const asText = (all: Buffer): string => {
   const text = all.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 };
+const asJson = (all: Buffer): unknown => JSON.parse(asText(all));
 
 function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buffer) => T): Promise<T> {
   const declared = firstHeader(incoming, 'content-length');

@@ -200,25 +200,21 @@ export class App<E extends Env = Env> {
   readonly fetch = (request: Request, env?: unknown, ctx?: ExecutionContext): Response | Promise<Response> => this.handle(request, env, ctx, undefined);
 
   /**
-   * Send one request to the app, without a server: the first way to test it. `input` is a path
-   * (`'/users/1?x=2'`, sent to `http://localhost`), a full URL or a `Request`; `init` is fetch's.
-   * The request carries a `Host` header from its URL unless it names one.
+   * Send one request to the app, without a server: the first way to test it. Needs
+   * `import 'rove/testing'` once (in a test file or a vitest setup file), which puts it here.
+   * `input` is a path (`'/users/1?x=2'`, sent to `http://localhost`), a full URL or a `Request`;
+   * `init` is fetch's. The request carries a `Host` header from its URL unless it names one.
    * Without `env`, handlers see an empty env; without `ctx`, `c.executionCtx.waitUntil` still runs
    * the work. A HEAD request answers without a body, as a server would send it.
    *
    * @example
+   * import 'rove/testing';
    * const res = await app.request('/users/1');
    * expect(await res.json()).toEqual({ id: '1' });
-   * await app.request('/users', { method: 'POST', body: JSON.stringify({ name: 'Ada' }), headers: { 'content-type': 'application/json' } });
    */
-  async request(input: string | URL | Request, init?: RequestInit, env?: E['Bindings'], ctx?: ExecutionContext): Promise<Response> {
-    // A path is what tests write most; a bare `new Request('/x')` would throw outside a browser.
-    // A new Request (a copy, for a Request given) has headers of its own to set.
-    const request = new Request(typeof input === 'string' && input.startsWith('/') ? `http://localhost${input}` : input, init);
-    // A server always sees a Host; handlers and rules that compare origins read it.
-    if (!request.headers.has('host')) request.headers.set('host', new URL(request.url).host);
-    const res = await this.handle(request, env ?? {}, ctx, undefined);
-    return request.method === 'HEAD' && res.body !== null ? new Response(null, res) : res;
+  request(input: string | URL | Request, init?: RequestInit, env?: E['Bindings'], ctx?: ExecutionContext): Promise<Response>;
+  request(): Promise<Response> {
+    throw new Error("app.request() needs import 'rove/testing'");
   }
 
   /** For adapters: like `fetch`, for any RequestLike; `info` reaches the binding's `address`. */

@@ -106,7 +106,8 @@ export interface ContextInternals {
   pendingHeaders(c: Context<any, any>): HeaderRecord | null;
   /** `c.header(name, value)` for each pair, without its check: for names and values checked (and names lower-cased) once, up front. */
   setCheckedHeaders(c: Context<any, any>, pairs: readonly (readonly [string, string])[]): void;
-  setValid(c: Context<any, any>, target: string, value: unknown): void;
+  /** What validate() middleware produced, by target. */
+  valid(c: Context<any, any>): Record<string, unknown>;
   setBodyLimit(c: Context<any, any>, bytes: number): void;
   /** The raw query string, without `?`. */
   query(c: Context<any, any>): string;
@@ -167,9 +168,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
         const h = (c.#headers ??= {});
         for (let i = 0; i < pairs.length; i++) h[pairs[i][0]] = pairs[i][1];
       },
-      setValid: (c, target, value) => {
-        (c.#valid ??= {})[target] = value;
-      },
+      valid: (c) => (c.#valid ??= {}),
       setBodyLimit: (c, bytes) => {
         c.#bodyLimit = bytes;
       },
@@ -246,12 +245,14 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     this.#config.events?.emit(kind, metadata, this.#ctx);
   }
 
-  /** The value a `validate(target, schema)` middleware produced. */
-  valid<K extends keyof I & string>(target: K): I[K] {
-    const v = this.#valid;
-    if (v === undefined || !(target in v)) throw new Error(`No validate('${target}') before this handler`);
-    return v[target] as I[K];
-  }
+  /**
+   * The value a `validate(target, schema)` middleware produced; `validate()` puts this method on
+   * every context when a route first uses it.
+   *
+   * @example
+   * app.post('/users', validate('json', schema), (c) => c.json(c.valid('json'), 201));
+   */
+  declare valid: <T extends keyof I & string>(target: T) => I[T];
 
   /**
    * Set (or with `undefined`, remove) a response header; `append` keeps earlier values.

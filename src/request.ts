@@ -14,7 +14,9 @@ interface RequestScope {
 /**
  * What the core reads from an incoming request. A real `Request` satisfies it;
  * an adapter may pass a lazier object and offer `toRequest()` to build the real
- * one only when a handler asks for `c.req.raw`.
+ * one only when a handler asks for `c.req.raw`. The core calls the whole-body readers
+ * only for a declared Content-Length within its body limit; any other body it reads
+ * from `body`, counting.
  */
 export interface RequestLike {
   readonly method: string;
@@ -22,15 +24,10 @@ export interface RequestLike {
   readonly headers: Headers;
   readonly body: ReadableStream<Uint8Array> | null;
   readonly signal: AbortSignal;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
   toRequest?(): Request;
-  /** An adapter's own way to read the whole body up to `limit` bytes (413 beyond), cheaper than a web stream. */
-  readBytes?(limit: number): Promise<Uint8Array>;
-  /**
-   * As `readBytes`, decoded as UTF-8 text (a BOM dropped, bad bytes replaced), in one step;
-   * with `then`, what it makes of the text (a throw rejects), in the same step.
-   */
-  readText?(limit: number): Promise<string>;
-  readText?<T>(limit: number, then: (text: string) => T): Promise<T>;
   /** An adapter's own lookup of one header, as `headers.get(name)` answers it, without building `headers`. */
   header?(name: string): string | null;
 }
@@ -166,21 +163,18 @@ export class RoveRequest<K extends string = string> {
     // A native text or JSON reader took the body (json() set without text() means the native one).
     if (this.#text !== undefined || this.#json !== undefined) return this.text().then((t) => encoder.encode(t));
     const limit = this.#limit();
-    if (typeof raw.readBytes === 'function') return raw.readBytes(limit);
-    if (this.#native(limit)) return (raw as Request).arrayBuffer().then((b) => new Uint8Array(b));
+    if (this.#native()) return raw.arrayBuffer().then((b) => new Uint8Array(b));
     return readBody(raw.body, this.#header('content-length'), limit);
   }
 
   /**
-   * Whether the runtime's own body readers may be used: a declared length within
+   * Whether the request's own body readers may be used: a declared length within
    * the limit is enforced by HTTP framing, and they cost less than pulling
    * a stream here (figures in docs/design-notes.md).
    */
-  #native(limit: number): boolean {
-    const raw = this.#raw;
-    if (typeof raw.readBytes === 'function' || !(raw instanceof Request)) return false;
+  #native(): boolean {
     const length = this.#header('content-length');
-    return length !== null && Number(length) <= limit;
+    return length !== null && Number(length) <= this.#limit();
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
@@ -192,9 +186,7 @@ export class RoveRequest<K extends string = string> {
     if (this.#text !== undefined) return this.#text;
     // Only the native JSON reader leaves json() set and text() unset: serialise the value again.
     if (this.#json !== undefined) return (this.#text = this.#json.then((v) => JSON.stringify(v)));
-    if (this.#bytes === undefined && this.#native(this.#limit())) return (this.#text = (this.#raw as Request).text());
-    const raw = this.#raw;
-    if (this.#bytes === undefined && typeof raw.readText === 'function') return (this.#text = raw.readText(this.#limit()));
+    if (this.#bytes === undefined && this.#native()) return (this.#text = this.#raw.text());
     return (this.#text = this.bytes().then((b) => decoder.decode(b)));
   }
 
@@ -204,14 +196,8 @@ export class RoveRequest<K extends string = string> {
    * docs/design-notes.md); text() and bytes() after it give the value serialised again.
    */
   json<T = unknown>(): Promise<T> {
-    const raw = this.#raw;
-    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined) {
-      if (this.#native(this.#limit())) {
-        this.#json = (raw as Request).json().catch(nativeJsonFailed);
-      } else if (typeof raw.readText === 'function') {
-        // An adapter's own text reader, parsed in the same step: one promise, not two.
-        this.#json = raw.readText(this.#limit(), parseJson);
-      }
+    if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native()) {
+      this.#json = this.#raw.json().catch(nativeJsonFailed);
     }
     return (this.#json ??= this.text().then(parseJson)) as Promise<T>;
   }

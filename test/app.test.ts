@@ -8,6 +8,7 @@ import '../src/form.ts';
 import '../src/stream.ts';
 import { redirectTrailingSlash } from '../src/trailing-slash.ts';
 import { createViews } from '../src/views/index.ts';
+import '../src/testing.ts';
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);
 

@@ -31,6 +31,7 @@ const ENTRIES = [
   'rove/request-events',
   'rove/form',
   'rove/trailing-slash',
+  'rove/testing',
 ];
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};

@@ -13,7 +13,17 @@ app.get('/test', (c) => c.json({ hello: 'world!' }));
 
 const ROUNDS = 20;
 const PER_ROUND = 100_000;
-const request = { method: 'GET', url: 'http://127.0.0.1/test', headers: new Headers(), body: null, signal: new AbortController().signal };
+const noBody = () => Promise.reject(new Error('no body'));
+const request = {
+  method: 'GET',
+  url: 'http://127.0.0.1/test',
+  headers: new Headers(),
+  body: null,
+  signal: new AbortController().signal,
+  arrayBuffer: noBody,
+  text: noBody,
+  json: noBody,
+};
 const best = { off: Infinity, on: Infinity };
 let stop: (() => void) | undefined;
 

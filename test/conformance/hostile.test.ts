@@ -369,7 +369,7 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
   });
 
   describe('the trailing-slash redirect is checked like c.redirect', () => {
-    it("redirects /redirect-me/ to /redirect-me (redirectTrailingSlash)", async () => {
+    it('redirects /redirect-me/ to /redirect-me (redirectTrailingSlash)', async () => {
       const res = await send(trusting(), 'GET /redirect-me/');
       expect(res.status).toBe(301);
       expect(res.headers.location).toBe('/redirect-me');

@@ -2,6 +2,7 @@
 // rove/request-events): an app serves without it, carries no bus, and `app.on` says what to import.
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
+import '../../src/testing.ts';
 
 describe('events without rove/events', () => {
   it('app.on is refused with the import to add, and the app has no bus', () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsOf } from '../../src/app-events.ts';
 import { App } from '../../src/index.ts';
+import '../../src/testing.ts';
 
 describe('request events without rove/request-events', () => {
   it('a request listener is refused with the import to add', () => {

@@ -7,6 +7,7 @@ import { setCookie } from '../../src/cookie.ts';
 import { errorResponse, HttpError } from '../../src/errors.ts';
 import { appendHeaders, buildResponse } from '../../src/response.ts';
 import { compileCsp, NONCE, secureHeaders } from '../../src/secure-headers/index.ts';
+import '../../src/testing.ts';
 
 describe('buildResponse', () => {
   it('gives every header, one set-cookie per value, and the status', async () => {
