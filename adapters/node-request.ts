@@ -164,7 +164,6 @@ function absoluteTarget(target: string): string {
   return target[start + end] === '/' ? target : `${target.slice(0, start + end)}/${target.slice(start + end)}`;
 }
 
-const decoder = new TextDecoder();
 // A copy: a small Buffer may share node's pool with other data.
 const asArrayBuffer = (all: Buffer): ArrayBuffer => all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
 // Buffer's UTF-8 decoding replaces bad bytes with U+FFFD as TextDecoder does; TextDecoder also drops a BOM.

@@ -130,12 +130,11 @@ export class App<E extends Env = Env> {
     return this;
   }
 
-  /** Take a mounted app out again, or put `next` in its place (file-route hot reload); routes recompile on the next request. */
-  unmount(app: App<any>, next?: App<any>): this {
-    const i = this.#mounts.findIndex((m) => m.app === app);
-    if (i === -1) throw new Error('unmount: not mounted here');
-    if (next === undefined) this.#mounts.splice(i, 1);
-    else this.#mounts[i] = { prefix: this.#mounts[i].prefix, app: next };
+  /** Put `next` in the place of a mounted app (file-route hot reload); routes recompile on the next request. */
+  unmount(app: App<any>, next: App<any>): this {
+    const mount = this.#mounts.find((m) => m.app === app);
+    if (mount === undefined) throw new Error('unmount: not mounted here');
+    mount.app = next;
     this.#changed();
     return this;
   }

@@ -281,7 +281,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   json(data: unknown, status?: StatusCode, headers?: Record<string, string>): Response {
     // The native Response.json skips a headers object (docs/design-notes.md has the figures).
     const code = status ?? this.#status;
-    if (this.#config.respond === undefined && this.#headers === null && headers === undefined) {
+    if (this.#bare(headers)) {
       if (typeof data === 'object' && data !== null && jsonIsStandard())
         return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
       // Where Response.json adds a charset (Bun): one shared init, no header record to build.
@@ -292,7 +292,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
 
   text(text: string, status?: StatusCode, headers?: Record<string, string>): Response {
     // A bare string body gets the spec's text/plain content type: no headers object to build.
-    if (this.#config.respond === undefined && this.#headers === null && headers === undefined && (textIsTyped() || this.#raw.method !== 'HEAD')) {
+    if (this.#bare(headers) && (textIsTyped() || this.#raw.method !== 'HEAD')) {
       const code = status ?? this.#status;
       return (this.#made = code === 200 ? new Response(text) : new Response(text, { status: code }));
     }
@@ -302,8 +302,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
 
   html(html: string, status?: StatusCode, headers?: Record<string, string>): Response {
     // The common case (c.render included) shares one init: no header record to build per response.
-    if (this.#config.respond === undefined && this.#headers === null && headers === undefined && (status ?? this.#status) === 200)
-      return (this.#made = new Response(html, HTML_INIT));
+    if (this.#bare(headers) && (status ?? this.#status) === 200) return (this.#made = new Response(html, HTML_INIT));
     return this.#make(html, HTML_TYPE, status, headers);
   }
 
@@ -342,9 +341,13 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     throw new HttpError(404);
   }
 
+  /** No adapter factory and no header to add: a helper may build its Response the cheapest way. */
+  #bare(extra: Record<string, string> | undefined): boolean {
+    return this.#config.respond === undefined && this.#headers === null && extra === undefined;
+  }
+
   #merge(type: string | undefined, extra: Record<string, string> | undefined): HeaderRecord {
     const own = this.#headers;
-    if (own === null && extra === undefined) return type === undefined ? {} : { 'content-type': type };
     const out: HeaderRecord = type === undefined ? {} : { 'content-type': type };
     if (own !== null) for (const k in own) out[k] = own[k];
     if (extra !== undefined) {

@@ -141,8 +141,9 @@ export class Router<T> {
       const names: string[] = [];
       const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
       this.#root.place(segments, names, true)!.set(key, entry);
-      if (segments.every((s) => s.kind === 'static')) {
-        const raw = `/${segments.map((s) => encodeStatic((s as { text: string }).text)).join('/')}`;
+      // Only paths a client sends as they are: any other goes through the walk, which decodes.
+      if (segments.every((s) => s.kind === 'static' && PLAIN.test(s.text))) {
+        const raw = `/${segments.map((s) => (s as { text: string }).text).join('/')}`;
         let m = this.#statics.get(raw);
         if (!m) this.#statics.set(raw, (m = new Map()));
         m.set(key, entry);
@@ -207,7 +208,5 @@ function pick<T>(methods: Methods<T>, method: string): Entry<T> | undefined {
   return methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined) ?? methods.get(ANY);
 }
 
-/** The form a client sends a static segment in, so the fast lookup hits for non-ASCII paths too. */
-function encodeStatic(text: string): string {
-  return /^[\w\-.~!$&'()*+,;=:@]*$/.test(text) ? text : encodeURIComponent(text);
-}
+/** A static segment a client sends unescaped. */
+const PLAIN = /^[\w\-.~!$&'()*+,;=:@]*$/;
