@@ -6,6 +6,7 @@ import { type BundleSizes, measureBundleSizes } from './lib/bundle-size.ts';
 import { type Config, parseFlags, resolveConfig, USAGE } from './lib/config.ts';
 import { pinDatabase, prepareDatabase } from './lib/db-run.ts';
 import { stopLoad } from './lib/load.ts';
+import { mergeRows, splitResumed } from './lib/merge.ts';
 import { collectMeta } from './lib/meta.ts';
 import { pinningText, setUpPinning } from './lib/pin.ts';
 import { killAllNow, stopAll } from './lib/proc.ts';
@@ -75,9 +76,11 @@ async function main(): Promise<number> {
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   const meta = collectMeta(command);
   let done: Row[] = [];
+  // Rows of an interrupted run that this run does not list: kept in the output as they were.
+  let others: Row[] = [];
   if (config.resume && existsSync(config.out)) {
     try {
-      done = resumableRows(JSON.parse(readFileSync(config.out, 'utf8')) as BenchResult, config);
+      ({ done, others } = splitResumed(JSON.parse(readFileSync(config.out, 'utf8')) as BenchResult, config));
     } catch (err) {
       console.error(`bench: cannot resume from ${config.out}: ${(err as Error).message}`);
       return 2;
@@ -102,7 +105,7 @@ async function main(): Promise<number> {
   } catch (err) {
     console.error(`bench: bundle sizes not measured: ${(err as Error).message}`);
   }
-  const resultNow = (): BenchResult => ({ meta, config: configForJson(config), rows: runner.rows, ...(bundleSizes ? { bundleSizes } : {}) });
+  const resultNow = (): BenchResult => ({ meta, config: configForJson(config), rows: [...others, ...runner.rows], ...(bundleSizes ? { bundleSizes } : {}) });
 
   // Save the JSON after every row, so an interrupted run can be resumed (--resume).
   const save = () => {
@@ -147,17 +150,18 @@ async function main(): Promise<number> {
     const w = writeReports(result, config.out);
     console.log(`\n${summaryText(result)}`);
     console.log(`\nwrote ${rel(w.json)}, ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts${code === 130 ? ' (partial: interrupted)' : ''}`);
+    if (config.merge !== undefined && code === 0) {
+      try {
+        const merged = mergeRows(JSON.parse(readFileSync(config.merge, 'utf8')) as BenchResult, result);
+        const m = writeReports(merged, config.merge);
+        console.log(`merged ${result.rows.length} rows into ${rel(m.json)} and re-rendered its reports`);
+      } catch (err) {
+        console.error(`bench: --merge ${config.merge}: ${(err as Error).message}`);
+        code = 1;
+      }
+    }
   }
   return code;
-}
-
-/** Rows of an earlier run that --resume may keep: same load settings, and wanted by this run. */
-function resumableRows(old: BenchResult, config: Config): Row[] {
-  const keys = ['connections', 'pipelining', 'durationS', 'warmupS', 'rounds', 'runtimeLoad'] as const;
-  for (const k of keys) {
-    if (old.config[k] !== config[k]) throw new Error(`its ${k} is ${old.config[k]}, this run's is ${config[k]}`);
-  }
-  return old.rows.filter((r) => config.runtimes.includes(r.runtime) && config.frameworks.includes(r.framework) && config.scenarios.includes(r.scenario));
 }
 
 // Whatever happens, no target outlives the runner.

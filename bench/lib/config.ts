@@ -36,6 +36,7 @@ export interface Flags {
   report?: string;
   cpuProf?: string;
   resume?: boolean;
+  merge?: string;
   pin?: string;
   runtimeLoad?: string;
   help?: boolean;
@@ -59,6 +60,8 @@ export interface Config extends LoadSettings {
   cpuProf?: string;
   /** Keep the rows already in --out (an interrupted run of the same settings) and measure the rest. */
   resume: boolean;
+  /** After the run, put its rows into this earlier result in place of the rows they measure again. */
+  merge?: string;
   /** Connections in each target's PostgreSQL pool (DB scenarios; per process). */
   dbPool: number;
   /** Where PostgreSQL runs when pinning is on: with the load generator (default), with the servers, or anywhere. */
@@ -90,6 +93,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --out FILE.json                also writes FILE.md, FILE.html, FILE-charts/*.svg
                                  (the JSON is saved after every row)
   --resume                       keep the rows already in --out, measure only the rest
+                                 (rows of runtimes, frameworks, scenarios not listed stay)
+  --merge FILE.json              after the run, put its rows into FILE.json in place of
+                                 the same runtime, framework and scenario, and re-render it
   --report FILE.json             only re-render the reports of an existing run
   --cpu-prof DIR                 write CPU profiles of the node, bun and deno targets to DIR
                                  (summarise them with bench/profile.ts)
@@ -114,6 +120,7 @@ const STRING_FLAGS: Record<string, keyof Flags> = {
   profile: 'profile',
   out: 'out',
   report: 'report',
+  merge: 'merge',
   'cpu-prof': 'cpuProf',
   pin: 'pin',
   'runtime-load': 'runtimeLoad',
@@ -191,6 +198,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     report: flags.report,
     cpuProf: flags.cpuProf,
     resume: flags.resume ?? false,
+    ...(flags.merge !== undefined ? { merge: flags.merge } : {}),
     dbPool: flags.dbPool ?? 10,
     dbCpu: dbCpuFlag(flags.dbCpu),
     processes: flags.processes ?? 1,
