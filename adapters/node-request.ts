@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, tooLarge } from '../src/body.ts';
 import { HttpError } from '../src/errors.ts';
-import type { RequestLike } from '../src/request.ts';
+import { invalidJson, type RequestLike } from '../src/request.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -108,7 +108,7 @@ export class NodeRequest implements RequestLike {
   text(): Promise<string> {
     return this.#read(asText);
   }
-  /** Parsed in the same step as the read: one promise, not two. A SyntaxError rejects, as Request.json's does. */
+  /** Parsed in the same step as the read: one promise, not two. Invalid JSON rejects with the core's 400. */
   json(): Promise<unknown> {
     return this.#read(asJson);
   }
@@ -171,7 +171,13 @@ const asText = (all: Buffer): string => {
   const text = all.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 };
-const asJson = (all: Buffer): unknown => JSON.parse(asText(all));
+const asJson = (all: Buffer): unknown => {
+  try {
+    return JSON.parse(asText(all));
+  } catch {
+    throw invalidJson();
+  }
+};
 
 function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buffer) => T): Promise<T> {
   const declared = firstHeader(incoming, 'content-length');

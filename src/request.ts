@@ -26,6 +26,7 @@ export interface RequestLike {
   readonly signal: AbortSignal;
   arrayBuffer(): Promise<ArrayBuffer>;
   text(): Promise<string>;
+  /** Invalid JSON rejects with `invalidJson()` (a Request's own SyntaxError is mapped to it). */
   json(): Promise<unknown>;
   toRequest?(): Request;
   /** An adapter's own lookup of one header, as `headers.get(name)` answers it, without building `headers`. */
@@ -197,7 +198,9 @@ export class RoveRequest<K extends string = string> {
    */
   json<T = unknown>(): Promise<T> {
     if (this.#json === undefined && this.#text === undefined && this.#bytes === undefined && this.#native()) {
-      this.#json = this.#raw.json().catch(nativeJsonFailed);
+      const raw = this.#raw;
+      // An adapter's own request refuses invalid JSON itself: no second promise to map the error.
+      this.#json = raw instanceof Request ? raw.json().catch(nativeJsonFailed) : raw.json();
     }
     return (this.#json ??= this.text().then(parseJson)) as Promise<T>;
   }
@@ -224,7 +227,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function invalidJson(): BodyError {
+/** The 400 for a JSON body that does not parse. */
+export function invalidJson(): BodyError {
   return new BodyError('invalid', 400, 'Invalid JSON body');
 }
 
