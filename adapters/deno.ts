@@ -7,8 +7,9 @@ import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-
 
 export type { ServeHandle, ServeOptions } from './serve-options.ts';
 
-import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from './processes.ts';
-import { denoCommand } from './processes-deno.ts';
+import { deferredHandle } from './deferred-handle.ts';
+import { CHILD_ENV } from './process-env.ts';
+import type * as Processes from './processes.ts';
 import { type Address, startServer } from './server.ts';
 import { denoFinish } from './websocket-deno.ts';
 import { OpenSockets } from './websockets.ts';
@@ -35,7 +36,7 @@ declare const Deno: {
     },
     handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
   ): DenoServer;
-  env: { toObject(): Record<string, string> };
+  env: { toObject(): Record<string, string>; get(name: string): string | undefined };
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   removeSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   exit(code?: number): never;
@@ -68,10 +69,30 @@ export function denoAddress(_request: unknown, info: unknown): string | undefine
  * serve(app, { port: 8000, processes: 'auto' });
  */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
-  const count = processCount(options.processes);
-  const inGroup = childIndex() !== undefined;
-  if (count > 1 && !inGroup) return serveGroup(options, count, spawnLaunch(denoCommand));
-  if (inGroup) options = childOptions(options);
+  // Several processes need node's process APIs. Any node: module makes Deno look at its inspector
+  // on every WebSocket message (docs/design-notes.md), so a lone server never loads them.
+  if (options.processes === undefined && envVar(CHILD_ENV) === undefined) return serveOne(app, options, null);
+  return deferredHandle(
+    Promise.all([import('./processes.ts'), import('./processes-deno.ts')]).then(([group, deno]) => {
+      if (group.childIndex() !== undefined) return serveOne(app, group.childOptions(options), group);
+      const count = group.processCount(options.processes);
+      return count > 1 ? group.serveGroup(options, count, group.spawnLaunch(deno.denoCommand)) : serveOne(app, options, null);
+    }),
+  );
+}
+
+/** An environment variable, or undefined where Deno may not read it (no --allow-env). */
+function envVar(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One Deno.serve server; `group` when this process is a child of a server group. */
+function serveOne(app: App<any>, options: ServeOptions, group: typeof Processes | null): ServeHandle {
+  const inGroup = group !== null;
   const env = options.env ?? denoEnv();
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
@@ -119,7 +140,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
       sockets.terminate();
     },
     onSignal(handler) {
-      if (inGroup) return childSignals(handler);
+      if (group !== null) return group.childSignals(handler);
       const signals = ['SIGINT', 'SIGTERM'] as const;
       const added = signals.filter((s) => {
         try {
@@ -134,6 +155,6 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     exit: (code) => Deno.exit(code),
     watchErrors: (target) => watchGlobalErrors(target, 'deno'),
   });
-  if (inGroup) handle.ready.then(() => reportListening(handle.port));
+  if (group !== null) handle.ready.then(() => group.reportListening(handle.port));
   return handle;
 }

@@ -10,12 +10,12 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
 import process from 'node:process';
+import { CHILD_ENV, PORT_ENV } from './process-env.ts';
 import { listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
 /** Set in a child's environment: its index in the group. */
-export const CHILD_ENV = 'ROVE_PROCESS';
-/** Set in a child's environment: the port the group listens on (the primary picks it when asked for 0). */
-const PORT_ENV = 'ROVE_PROCESS_PORT';
+export { CHILD_ENV } from './process-env.ts';
+
 /** Restart a dying child at most this often in a minute before giving up on the group. */
 const MAX_RESTARTS_PER_MINUTE = 10;
 

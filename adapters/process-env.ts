@@ -1,0 +1,7 @@
+// The environment variables a server group sets for its children, apart from the group code so
+// that an adapter can tell a child without loading node's process APIs (see adapters/deno.ts).
+
+/** Set in a child's environment: its index in the group. */
+export const CHILD_ENV = 'ROVE_PROCESS';
+/** Set in a child's environment: the port the group listens on (the primary picks it when asked for 0). */
+export const PORT_ENV = 'ROVE_PROCESS_PORT';

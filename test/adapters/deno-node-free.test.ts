@@ -1,0 +1,48 @@
+// The Deno adapters load no node: module unless a server group needs one: any node: module makes
+// Deno look at its inspector on every WebSocket message (docs/design-notes.md).
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/** The node: modules `entry` reaches through static imports only (a dynamic import loads on demand). */
+async function staticNodeImports(entry: string): Promise<string[]> {
+  const out = await build({
+    entryPoints: [join(ROOT, entry)],
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    external: ['node:*', 'ws'],
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const inputs = out.metafile.inputs;
+  const seen = new Set<string>();
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const i of inputs[file]?.imports ?? []) {
+      if (i.kind !== 'import-statement') continue;
+      if (i.path.startsWith('node:')) found.add(`${file} -> ${i.path}`);
+      else if (!i.external) visit(i.path);
+    }
+  };
+  visit(entry);
+  return [...found];
+}
+
+describe('the Deno adapters load no node: module for a single server', () => {
+  for (const entry of ['adapters/deno.ts', 'adapters/deno-deploy.ts']) {
+    it(entry, async () => {
+      expect(await staticNodeImports(entry)).toEqual([]);
+    });
+  }
+
+  it('the check sees a static node: import', async () => {
+    expect((await staticNodeImports('adapters/processes.ts')).length).toBeGreaterThan(0);
+  });
+});
