@@ -159,7 +159,25 @@ export class Session implements WSContext {
 
   /** Where the adapter reports the socket's events (kept off the object handlers see). */
   readonly sink: SocketEvents = {
-    message: (data) => this.#message(data),
+    // The hot path, one call from the adapter: no closure per message.
+    message: (data) => {
+      this.#heard = true;
+      if (this.#state !== 1) return;
+      const max = this.#limits.maxMessageSize;
+      if (typeof data === 'string' ? overLimit(data, max) : data.byteLength > max) {
+        this.#serverClose(1009, 'message too big');
+        return;
+      }
+      const events = this.#events;
+      const onMessage = events.onMessage;
+      if (onMessage === undefined) return;
+      try {
+        const out = onMessage.call(events, data, this);
+        if (out instanceof Promise) out.catch(this.#reportError);
+      } catch (e) {
+        this.#error(e);
+      }
+    },
     activity: () => {
       this.#heard = true;
     },
@@ -170,26 +188,6 @@ export class Session implements WSContext {
     error: (error) => this.#error(error),
     shutdown: () => this.#serverClose(1001, 'server shutting down'),
   };
-
-  #message(data: string | Uint8Array): void {
-    this.#heard = true;
-    if (this.#state !== 1) return;
-    const max = this.#limits.maxMessageSize;
-    if (typeof data === 'string' ? overLimit(data, max) : data.byteLength > max) {
-      this.#serverClose(1009, 'message too big');
-      return;
-    }
-    // The hot path: no closure per message.
-    const events = this.#events;
-    const onMessage = events.onMessage;
-    if (onMessage === undefined) return;
-    try {
-      const out = onMessage.call(events, data, this);
-      if (out instanceof Promise) out.catch(this.#reportError);
-    } catch (e) {
-      this.#error(e);
-    }
-  }
 
   readonly #reportError = (e: unknown) => this.#error(e);
 
