@@ -58,16 +58,10 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
   socket.binaryType = 'arraybuffer';
   let sink: SocketEvents | undefined;
   const raw: RawSocket = {
-    send(data) {
-      // No readyState check first: the getter is a branded call per message, and Deno's own send
-      // already drops a frame on a closing or closed socket. It throws only while connecting,
-      // which cannot be: the session exists from 'open' on.
-      try {
-        socket.send(data as string | BufferSource); // our bytes never sit on a SharedArrayBuffer
-      } catch {
-        // not open: dropped
-      }
-    },
+    // Deno's own send, bound: it drops a frame on a closing or closed socket and throws only while
+    // connecting, which cannot be (the session exists from 'open' on). Our bytes never sit on a
+    // SharedArrayBuffer, the one other thing it refuses.
+    send: socket.send.bind(socket) as RawSocket['send'],
     close: (code, reason) => socket.close(code, reason),
     // Deno has no abort for a socket: a close without waiting is the nearest.
     terminate: () => socket.close(),
