@@ -1,11 +1,13 @@
 // npm run bench:realtime -- [--runtime node,deno] [--framework rove,hono,raw] [--scenario sse,ws-echo]
 //   [--duration 10] [--warmup 2] [--rounds 3] [--connections 50] [--pin auto|off] [--out file.json]
-//   [--client raw|ws] [--together]
+//   [--client raw|ws] [--together] [--cpu-prof DIR]
 // Starts each runtime × framework server on a free loopback port, runs the load client
 // (load.ts) against each in turn, round by round, and prints the median of the rounds: the rate
 // and the server's own CPU time per message (its process tree's utime+stime over the measured
 // window), with Rove's ratios over Hono and raw per round. Run it under the bench lock:
 //   flock /work/bench.lock npm run bench:realtime -- --duration 2 --warmup 1 --rounds 1
+// --cpu-prof DIR writes a CPU profile of each node, deno and bun server to DIR/<runtime>-<framework>/
+// (summarise one with `node --import tsx bench/profile.ts FILE.cpuprofile`).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,23 +46,41 @@ function list<T extends string>(value: string | undefined, all: readonly T[]): T
   return picked;
 }
 
-async function launch(runtime: Runtime, framework: Framework, scratch: string): Promise<{ child: Child; url: string }> {
+/** A runtime's flags for a CPU profile written at exit (SIGTERM exits through the preload). */
+function profileFlags(runtime: Runtime, dir: string | undefined): string[] {
+  if (dir === undefined) return [];
+  switch (runtime) {
+    case 'node':
+      return ['--import', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', '--cpu-prof-dir', dir];
+    case 'deno':
+      return ['--preload', './bench/lib/exit-on-sigterm-deno.ts', '--cpu-prof', `--cpu-prof-dir=${dir}`];
+    case 'bun':
+      return ['--preload', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', `--cpu-prof-dir=${dir}`];
+    // `deno serve` (2.9) writes no profile when stopped this way; workerd has no such flag.
+    case 'deno-deploy':
+    case 'workerd':
+      return [];
+  }
+}
+
+async function launch(runtime: Runtime, framework: Framework, scratch: string, profileDir?: string): Promise<{ child: Child; url: string }> {
   const port = await freePort();
   const entry = `bench/realtime/${framework}-${FILE[runtime]}.ts`;
+  const prof = profileFlags(runtime, profileDir === undefined ? undefined : join(profileDir, `${runtime}-${framework}`));
   let bin: string;
   let args: string[];
   switch (runtime) {
     case 'node':
-      [bin, args] = [resolveBin('node'), ['--conditions=source', '--import', 'tsx', entry]];
+      [bin, args] = [resolveBin('node'), ['--conditions=source', ...prof, '--import', 'tsx', entry]];
       break;
     case 'deno':
-      [bin, args] = [resolveBin('deno'), ['run', ...DENO, entry]];
+      [bin, args] = [resolveBin('deno'), ['run', ...DENO, ...prof, entry]];
       break;
     case 'deno-deploy':
-      [bin, args] = [resolveBin('deno'), ['serve', ...DENO, '--host', '127.0.0.1', '--port', String(port), entry]];
+      [bin, args] = [resolveBin('deno'), ['serve', ...DENO, ...prof, '--host', '127.0.0.1', '--port', String(port), entry]];
       break;
     case 'bun':
-      [bin, args] = [resolveBin('bun'), [entry]];
+      [bin, args] = [resolveBin('bun'), [...prof, entry]];
       break;
     case 'workerd': {
       bundleWorker(join(ROOT, entry), join(scratch, 'worker.js'));
@@ -135,7 +155,7 @@ async function main(): Promise<void> {
     try {
       for (const framework of frameworks) {
         const scratch = mkdtempSync(join(base, `${runtime}-${framework}-`));
-        servers.push({ framework, scratch, ...(await launch(runtime, framework, scratch)) });
+        servers.push({ framework, scratch, ...(await launch(runtime, framework, scratch, f['cpu-prof'])) });
       }
       for (const scenario of scenarios) {
         const taking = servers.filter((s) => missing(runtime, s.framework, scenario) === undefined);
