@@ -8,7 +8,7 @@ import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-
 export type { ServeHandle, ServeOptions } from './serve-options.ts';
 
 import { deferredHandle } from './deferred-handle.ts';
-import { CHILD_ENV } from './process-env.ts';
+import { CHILD_ENV, checkProcesses } from './process-env.ts';
 import type * as Processes from './processes.ts';
 import { type Address, startServer } from './server.ts';
 import { denoFinish } from './websocket-deno.ts';
@@ -72,6 +72,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   // Several processes need node's process APIs. Any node: module makes Deno look at its inspector
   // on every WebSocket message (docs/design-notes.md), so a lone server never loads them.
   if (options.processes === undefined && envVar(CHILD_ENV) === undefined) return serveOne(app, options, null);
+  checkProcesses(options.processes); // a bad option throws here, as on the other runtimes
   return deferredHandle(
     Promise.all([import('./processes.ts'), import('./processes-deno.ts')]).then(([group, deno]) => {
       if (group.childIndex() !== undefined) return serveOne(app, group.childOptions(options), group);

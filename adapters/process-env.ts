@@ -5,3 +5,9 @@
 export const CHILD_ENV = 'ROVE_PROCESS';
 /** Set in a child's environment: the port the group listens on (the primary picks it when asked for 0). */
 export const PORT_ENV = 'ROVE_PROCESS_PORT';
+
+/** Throws for a `processes` option that is neither 'auto' nor a positive integer (undefined: one process). */
+export function checkProcesses(processes: number | 'auto' | undefined): void {
+  if (processes === undefined || processes === 'auto') return;
+  if (!Number.isInteger(processes) || processes < 1) throw new RangeError(`processes must be a positive integer or 'auto', got ${String(processes)}`);
+}

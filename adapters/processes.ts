@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
 import process from 'node:process';
-import { CHILD_ENV, PORT_ENV } from './process-env.ts';
+import { CHILD_ENV, checkProcesses, PORT_ENV } from './process-env.ts';
 import { listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
 /** Set in a child's environment: its index in the group. */
@@ -29,7 +29,7 @@ const MAX_RESTARTS_PER_MINUTE = 10;
 export function processCount(processes: ServeOptions['processes']): number {
   if (processes === undefined) return 1;
   if (processes === 'auto') return typeof availableParallelism === 'function' ? availableParallelism() : cpus().length || 1;
-  if (!Number.isInteger(processes) || processes < 1) throw new RangeError(`processes must be a positive integer or 'auto', got ${String(processes)}`);
+  checkProcesses(processes);
   return processes;
 }
 
