@@ -168,11 +168,10 @@ export class Session implements WSContext {
         this.#serverClose(1009, 'message too big');
         return;
       }
-      const events = this.#events;
-      const onMessage = events.onMessage;
-      if (onMessage === undefined) return;
       try {
-        const out = onMessage.call(events, data, this);
+        // A method call, not `onMessage.call(events, …)`: V8 keeps the target's feedback only for
+        // a direct call, and without it never inlines the app's handler here.
+        const out = this.#events.onMessage?.(data, this);
         if (out instanceof Promise) out.catch(this.#reportError);
       } catch (e) {
         this.#error(e);
