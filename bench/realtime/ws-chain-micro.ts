@@ -4,7 +4,11 @@
 // The runtime's part (reading the frame, building and dispatching the event, writing the frame,
 // the kernel) is left out: it is the same for both and is most of the ~6–12 µs a round trip costs.
 //
-//   deno run bench/realtime/ws-chain-micro.ts      (or: node --import tsx bench/realtime/ws-chain-micro.ts)
+//   deno run bench/realtime/ws-chain-micro.ts [--connections 50]   (or: node --import tsx …)
+//
+// Messages go round-robin to 50 connections by default, as in the bench: each connection has its
+// own listener, session and handler closures, so a call site that one connection keeps monomorphic
+// sees many closures (--connections 1 shows the single-connection figure).
 //
 // Not a load test: one process, one core, no bench lock needed.
 import { WSContext } from 'hono/ws';
@@ -12,6 +16,8 @@ import type { RawSocket } from '../../src/websocket/protocol.ts';
 import { Session, type WSEvents } from '../../src/websocket/session.ts';
 
 const N = 2_000_000;
+const at = process.argv.indexOf('--connections');
+const CONNECTIONS = at === -1 ? 50 : Math.max(1, Number(process.argv[at + 1]) || 1);
 const REPEATS = 7;
 const event = new MessageEvent('message', { data: 'x'.repeat(32) });
 
@@ -55,14 +61,14 @@ function honoListener(): (event: MessageEvent) => void {
   return (evt) => events.onMessage?.(evt, ws);
 }
 
-function time(listener: (event: MessageEvent) => void): number {
+function time(listeners: ((event: MessageEvent) => void)[]): number {
   const t0 = performance.now();
-  for (let i = 0; i < N; i++) listener(event);
+  for (let i = 0; i < N; i++) listeners[i % CONNECTIONS](event);
   return ((performance.now() - t0) * 1e6) / N;
 }
 
-const rove = roveListener();
-const hono = honoListener();
+const rove = Array.from({ length: CONNECTIONS }, roveListener);
+const hono = Array.from({ length: CONNECTIONS }, honoListener);
 const out: { rove: number[]; hono: number[] } = { rove: [], hono: [] };
 for (let r = 0; r < REPEATS; r++) {
   // Alternating, so that whatever else the machine does weighs on both alike.
@@ -76,5 +82,5 @@ for (let r = 0; r < REPEATS; r++) {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(
-  `ns per message (median of ${REPEATS} × ${N}; first is warm-up): rove ${median(out.rove.slice(1)).toFixed(1)}, hono ${median(out.hono.slice(1)).toFixed(1)}  (sends ${sent})`,
+  `ns per message over ${CONNECTIONS} connections (median of ${REPEATS} × ${N}; first is warm-up): rove ${median(out.rove.slice(1)).toFixed(1)}, hono ${median(out.hono.slice(1)).toFixed(1)}  (sends ${sent})`,
 );

@@ -75,6 +75,37 @@ function sendableCode(code: number): boolean {
   return code === 1000 || (code >= 1001 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999);
 }
 
+/** A session's hidden side, for SessionSink; set by Session's static block. */
+let inside: {
+  [K in keyof SocketEvents]: (s: Session, ...args: Parameters<SocketEvents[K]>) => void;
+};
+
+/** The adapter's handle on a session: one class, so its methods are the same functions for every connection. */
+class SessionSink implements SocketEvents {
+  readonly #s: Session;
+  constructor(s: Session) {
+    this.#s = s;
+  }
+  message(data: string | Uint8Array): void {
+    inside.message(this.#s, data);
+  }
+  activity(): void {
+    inside.activity(this.#s);
+  }
+  drained(): void {
+    inside.drained(this.#s);
+  }
+  closed(code: number, reason: string): void {
+    inside.closed(this.#s, code, reason);
+  }
+  error(error: unknown): void {
+    inside.error(this.#s, error);
+  }
+  shutdown(): void {
+    inside.shutdown(this.#s);
+  }
+}
+
 export class Session implements WSContext {
   #state: 1 | 2 | 3 = 1;
   #raw: RawSocket;
@@ -158,36 +189,43 @@ export class Session implements WSContext {
   }
 
   /** Where the adapter reports the socket's events (kept off the object handlers see). */
-  readonly sink: SocketEvents = {
-    // The hot path, one call from the adapter: no closure per message.
-    message: (data) => {
-      this.#heard = true;
-      if (this.#state !== 1) return;
-      const max = this.#limits.maxMessageSize;
-      if (typeof data === 'string' ? overLimit(data, max) : data.byteLength > max) {
-        this.#serverClose(1009, 'message too big');
-        return;
-      }
-      const events = this.#events;
-      const onMessage = events.onMessage;
-      if (onMessage === undefined) return;
-      try {
-        const out = onMessage.call(events, data, this);
-        if (out instanceof Promise) out.catch(this.#reportError);
-      } catch (e) {
-        this.#error(e);
-      }
-    },
-    activity: () => {
-      this.#heard = true;
-    },
-    drained: () => {
-      if (this.#waiting.length > 0 && this.#raw.buffered() <= this.#limits.highWaterMark) this.#wake();
-    },
-    closed: (code, reason) => this.#closed(code, reason),
-    error: (error) => this.#error(error),
-    shutdown: () => this.#serverClose(1001, 'server shutting down'),
-  };
+  readonly sink: SocketEvents = new SessionSink(this);
+
+  static {
+    // What SessionSink reaches inside a session: made once, so that with many connections each call
+    // site still sees one function, where closures made per session would make it polymorphic.
+    inside = {
+      message: (s, data) => s.#message(data),
+      activity: (s) => {
+        s.#heard = true;
+      },
+      drained: (s) => {
+        if (s.#waiting.length > 0 && s.#raw.buffered() <= s.#limits.highWaterMark) s.#wake();
+      },
+      closed: (s, code, reason) => s.#closed(code, reason),
+      error: (s, error) => s.#error(error),
+      shutdown: (s) => s.#serverClose(1001, 'server shutting down'),
+    };
+  }
+
+  /** The hot path, one call from the adapter: no closure per message. */
+  #message(data: string | Uint8Array): void {
+    this.#heard = true;
+    if (this.#state !== 1) return;
+    const max = this.#limits.maxMessageSize;
+    if (typeof data === 'string' ? overLimit(data, max) : data.byteLength > max) {
+      this.#serverClose(1009, 'message too big');
+      return;
+    }
+    try {
+      // A method call, not `onMessage.call(events, …)`: V8 keeps the target's feedback only for
+      // a direct call, and without it never inlines the app's handler here.
+      const out = this.#events.onMessage?.(data, this);
+      if (out instanceof Promise) out.catch(this.#reportError);
+    } catch (e) {
+      this.#error(e);
+    }
+  }
 
   readonly #reportError = (e: unknown) => this.#error(e);
 
