@@ -25,7 +25,8 @@ export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) 
 interface CompiledRoute {
   chain: (c: Context<any, any>) => unknown;
   onError: ErrorResponder;
-  pattern: string;
+  /** null: the chain of requests no route answers (listeners see no pattern). */
+  pattern: string | null;
 }
 
 type Chain = (c: Context<any, any>) => unknown;
@@ -54,7 +55,7 @@ export class App<E extends Env = Env> {
   #notFoundHandler: NotFoundHandler<E> | undefined;
   #router: Router<CompiledRoute> | null = null;
   /** The 404/405 chain, made when the table compiles. */
-  #fallback: Chain | undefined;
+  #fallback: CompiledRoute | undefined;
   #rootError: ErrorResponder | undefined;
   #config: ContextConfig;
   #finishHook: ServerBinding['finish'];
@@ -247,20 +248,29 @@ export class App<E extends Env = Env> {
       if (long) throw new HttpError(414, 'URL too long');
       path = normalizePath(raw);
       match = router.match(request.method, path, this.settings.maxParamLength);
-      if (match?.malformed) throw new HttpError(400, MALFORMED);
+      // A malformed escape: no param decodes, and no middleware scope can be decided.
+      if (match ? match.malformed : path.includes('%') && decodeSegments(path) === null) throw new HttpError(400, MALFORMED);
       if (match?.tooLong !== undefined) throw new HttpError(414, `Path parameter "${match.tooLong}" is too long`);
     } catch (thrown) {
       error = thrown as HttpError;
     }
     const c = new Context<E>(this.#config, request, path, query, error || !match ? EMPTY_PARAMS : match.params, env, ctx, info);
     if (error === undefined && match !== null) return this.#start(c, request, match.value);
-    return this.#observed(request, c, () => (error === undefined ? this.#unmatched(c) : this.#fail(error, c, this.#rootError!)));
-  }
-
-  /** Run a request that no route answers, reporting it to request listeners. */
-  #observed(request: RequestLike, c: Context<E>, run: () => Response | Promise<Response>): Response | Promise<Response> {
-    const bus = this.#config.events;
-    return bus?.observing ? bus.observe(request, c, null, run) : run();
+    // 404, 405 and automatic OPTIONS run through the middleware whose scope covers the path;
+    // a refused path goes to the app's error handler.
+    return this.#start(
+      c,
+      request,
+      error === undefined
+        ? this.#fallback!
+        : {
+            chain: () => {
+              throw error;
+            },
+            onError: this.#rootError!,
+            pattern: null,
+          },
+    );
   }
 
   #start(c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
@@ -350,7 +360,7 @@ export class App<E extends Env = Env> {
       const onError = app === this ? this.#rootError! : this.#errorResponder(app);
       router.add(route.method, full, (variant) => ({ chain: compose(variantChain(mws, variant, route.handlers), onError), onError, pattern: full }));
     });
-    this.#fallback = unmatchedChain(scoped, this.#noRoute, this.#rootError);
+    this.#fallback = { chain: unmatchedChain(scoped, this.#noRoute, this.#rootError), onError: this.#rootError, pattern: null };
     this.#router = router;
     return router;
   }
@@ -370,13 +380,6 @@ export class App<E extends Env = Env> {
         return fallback(again, c);
       }
     };
-  }
-
-  /** 404, 405 and automatic OPTIONS, run through the middleware whose scope covers the path. */
-  #unmatched(c: Context<E>): Response | Promise<Response> {
-    // Without an escape the path decodes; with a malformed one no scope can be decided.
-    if (c.path.indexOf('%') !== -1 && decodeSegments(c.path) === null) return this.#fail(new HttpError(400, MALFORMED), c, this.#rootError!);
-    return this.#run(c, this.#fallback!, this.#rootError!);
   }
 
   /** The end of every 404/405 chain: the answer depends only on the request. */

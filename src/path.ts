@@ -48,9 +48,9 @@ function resolveDots(path: string): string {
 /** A path's segments, percent-decoded; null when an escape is malformed. */
 export function decodeSegments(path: string): string[] | null {
   const parts = path.slice(1).split('/');
-  if (path.indexOf('%') === -1) return parts;
+  if (!path.includes('%')) return parts;
   try {
-    return parts.map((p) => (p.indexOf('%') === -1 ? p : decodeURIComponent(p)));
+    return parts.map((p) => (p.includes('%') ? decodeURIComponent(p) : p));
   } catch {
     return null;
   }

@@ -113,7 +113,7 @@ class Node<T> {
 export const EMPTY_PARAMS: Params = Object.freeze(Object.create(null)) as Params;
 
 function decode(text: string): string | undefined {
-  if (text.indexOf('%') === -1) return text;
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {
@@ -177,7 +177,7 @@ export class Router<T> {
     }
     if (path.charCodeAt(0) !== 47 /* / */) return null;
     const values: string[] = [];
-    const entry = this.#root.walk(path, 1, method, values, path.indexOf('%') !== -1);
+    const entry = this.#root.walk(path, 1, method, values, path.includes('%'));
     if (entry === undefined) return null;
     if (entry.names.length === 0) return { value: entry.value, params: EMPTY_PARAMS };
     // Checked here, over the names array, not by the caller looping over params: such a loop

@@ -17,9 +17,12 @@ import { startsWith } from './scope.ts';
  * handler that answers last. Callers refuse a path with malformed percent-encoding first.
  */
 export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError: ErrorResponder): (c: Context<any, any>) => unknown {
-  const layers = scoped.map(
-    ({ tests, fn }): Handler => (tests.length === 0 ? fn : (c, next) => (startsWith(decodeSegments(c.path)!, tests) ? fn(c, next) : next())),
-  );
+  const layers = scoped.map(({ segments, tests, fn }): Handler => {
+    if (!tests.length) return fn;
+    // Plain segments, and a path without '%' (its segments are decoded already): a string test.
+    const plain = segments.every((s) => s.kind === 'static') && `/${segments.map((s) => (s as { text: string }).text).join('/')}/`;
+    return (c, next) => ((plain && !c.path.includes('%') ? `${c.path}/`.startsWith(plain) : startsWith(decodeSegments(c.path)!, tests)) ? fn(c, next) : next());
+  });
   return compose([...layers, end], onError);
 }
 
