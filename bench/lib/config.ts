@@ -43,6 +43,7 @@ export interface Flags {
   dbPool?: number;
   dbCpu?: string;
   processes?: number;
+  fresh?: boolean;
 }
 
 export interface Config extends LoadSettings {
@@ -68,6 +69,8 @@ export interface Config extends LoadSettings {
   dbCpu: 'load' | 'server' | 'off';
   /** Server processes per rove target on node, deno and bun (serve's `processes`). */
   processes: number;
+  /** Start every target's server again before each measurement after its first (each round gets its own processes). */
+  fresh: boolean;
   /** Pin the server and the load generator to separate cores with taskset: 'auto' when available, or 'off'. */
   pin: 'auto' | 'off';
   /** 'sustained' (default): runtimes run with the load they sustain (bench/lib/runtime-load.ts); 'profile': the profile's, everywhere. */
@@ -103,6 +106,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --db-cpu load|server|off       with pinning, run PostgreSQL on the load generator's
                                  core (default), on the servers' core, or unpinned
   --processes N                  rove targets on node, deno, bun serve with N processes (default 1)
+  --fresh                        start each server again before every measurement after its
+                                 first, with its own warm-up: rounds then run in fresh
+                                 processes (Node processes land at different speeds)
 `;
 
 const NUMBER_FLAGS: Record<string, keyof Flags> = {
@@ -137,8 +143,8 @@ export function parseFlags(argv: readonly string[]): Flags {
       flags.help = true;
       continue;
     }
-    if (arg === '--resume') {
-      flags.resume = true;
+    if (arg === '--resume' || arg === '--fresh') {
+      flags[arg === '--resume' ? 'resume' : 'fresh'] = true;
       continue;
     }
     if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`);
@@ -197,6 +203,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     out: flags.out ?? `tmp/bench/${profile}.json`,
     report: flags.report,
     cpuProf: flags.cpuProf,
+    fresh: flags.fresh ?? false,
     resume: flags.resume ?? false,
     ...(flags.merge !== undefined ? { merge: flags.merge } : {}),
     dbPool: flags.dbPool ?? 10,

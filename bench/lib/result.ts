@@ -70,6 +70,8 @@ export interface BenchResult {
     scenarios?: string[];
     /** Server processes of the rove targets (--processes), when more than 1. */
     processes?: number;
+    /** Each measurement after a target's first ran in newly started server processes (--fresh). */
+    fresh?: boolean;
     /** PostgreSQL pool size per server process (--db-pool), when DB scenarios ran. */
     dbPool?: number;
     runtimeLoad?: 'sustained' | 'profile';
@@ -92,6 +94,7 @@ export function configForJson(c: Config): BenchResult['config'] {
     frameworks: c.frameworks,
     scenarios: c.scenarios,
     ...(c.processes > 1 ? { processes: c.processes } : {}),
+    ...(c.fresh ? { fresh: true } : {}),
     ...(c.scenarios.some((id) => scenarioById(id).variant === 'db') ? { dbPool: c.dbPool } : {}),
     runtimeLoad: c.runtimeLoad,
   };

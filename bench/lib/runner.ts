@@ -48,6 +48,8 @@ interface Target {
   checkErrors: Map<string, string>;
   /** Scenarios completed by their setup request for this target (Scenario.setup). */
   prepared: Map<string, Scenario>;
+  /** Measured since its server started (with --fresh, the next measurement starts it again). */
+  measured?: boolean;
 }
 
 export class Aborted extends Error {
@@ -167,6 +169,8 @@ export class Runner {
           for (const f of order) {
             this.#checkAbort();
             const t = targets.get(key(f, s.variant))!;
+            if (this.config.fresh && t.measured) await this.#restart(t, s);
+            t.measured = true;
             const row = s.method === 'alternate-listener' ? await this.#measureListener(t, s, round) : await this.#measure(t, s, round);
             rounds.get(f)!.push(row);
             this.#jobsDone++;
@@ -235,6 +239,18 @@ export class Runner {
     }
   }
 
+  /** A fresh server for the next measurement (--fresh): stopped, started, and its scenario set up again. */
+  async #restart(t: Target, s: Scenario): Promise<void> {
+    if (t.child) await stopChild(t.child);
+    t.child = null;
+    await this.#start(t);
+    if (!t.startError) await this.#checkAll(t, [s]);
+    else this.hooks.log(`  ${t.runtime} · ${t.framework}: failed to start again: ${t.startError}`);
+    const child = t.child as Child | null; // set again by #start
+    if (child) this.hooks.log(`  ${t.runtime} · ${t.framework}: fresh process for ${s.id} (pid ${child.pid}, port ${t.port})`);
+    t.measured = false;
+  }
+
   async #checkAll(t: Target, scenarios: Scenario[]): Promise<void> {
     t.checkErrors.clear();
     for (const s of scenarios) {
@@ -251,7 +267,7 @@ export class Runner {
     }
   }
 
-  async #measure(t: Target, s: Scenario, round: number, tag = '', warmUp = round === 0): Promise<Row> {
+  async #measure(t: Target, s: Scenario, round: number, tag = '', warmUp = round === 0 || this.config.fresh): Promise<Row> {
     const c = this.config;
     const row = emptyRow(t.runtime, t.framework, s.id, null);
     const label = `${t.runtime} · ${t.framework} · ${s.id}${tag}${c.rounds > 1 ? ` · round ${round + 1}/${c.rounds}` : ''}`;
@@ -368,7 +384,7 @@ export class Runner {
         const err = await setListener(t.port, state);
         if (err) return emptyRow(t.runtime, t.framework, s.id, `could not switch the listener ${state}: ${err}`);
       }
-      got[state] = await this.#measure(t, s, round, ` · listener ${state}`, round === 0 && i === 0);
+      got[state] = await this.#measure(t, s, round, ` · listener ${state}`, (round === 0 || this.config.fresh) && i === 0);
     }
     const on = got.on!;
     const off = got.off!;

@@ -19,6 +19,8 @@ function spreadCell(s: Spread | null): Cell {
 export function methodLines(result: BenchResult): string[] {
   const out: string[] = [];
   if (result.meta.pinning !== undefined) out.push(`Pinning: ${pinningText(result.meta.pinning)}.`);
+  if (result.config.fresh)
+    out.push('Fresh processes: every measurement after the first of each server ran in a newly started one, after its own warm-up (`--fresh`).');
   // Grouped by runtime and load: a runtime may run only some scenarios with other settings (Bun's
   // pipelining bug), and the DB scenarios run unpipelined everywhere.
   const groups = new Map<string, { rt: string; load: NonNullable<Row['load']>; scenarios: Set<string> }>();

@@ -83,4 +83,36 @@ describe('bench --profile quick', () => {
     expect(pids.length).toBeGreaterThanOrEqual(RUNTIMES.length * FRAMEWORKS.length);
     expect(pids.filter(alive)).toEqual([]);
   }, 300_000);
+
+  it('--fresh measures each round in newly started servers, records it, and stops every one', async () => {
+    const out = join(dir, 'fresh.json');
+    const run = await runBench([
+      '--profile',
+      'quick',
+      '--runtimes',
+      'node',
+      '--frameworks',
+      'rove,raw',
+      '--scenarios',
+      'test',
+      '--rounds',
+      '2',
+      '--fresh',
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.out).toBe(0);
+    const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
+    expect(result.config.fresh).toBe(true);
+    expect(result.rows.map((r) => [r.framework, r.ok, r.roundsRps?.length])).toEqual([
+      ['rove', true, 2],
+      ['raw', true, 2],
+    ]);
+    // One start per target, then one fresh process each for the second round.
+    const pids = [...run.out.matchAll(/\(pid (\d+), port \d+\)/g)].map((m) => Number(m[1]));
+    expect(new Set(pids).size).toBe(4);
+    expect(run.out.match(/fresh process for test/g)?.length).toBe(2);
+    expect(pids.filter(alive)).toEqual([]);
+    expect(readFileSync(join(dir, 'fresh.md'), 'utf8')).toContain('Fresh processes:');
+  }, 120_000);
 });
