@@ -54,6 +54,19 @@ function reportOnly(path: string): void {
   console.log(`\nwrote ${rel(w.markdown)}, ${rel(w.html)} and ${w.charts.length} charts`);
 }
 
+/** `--report RUN.json --merge FILE.json`: put an earlier run's rows into FILE without measuring. */
+function mergeOnly(run: string, into: string): number {
+  try {
+    const merged = mergeRows(JSON.parse(readFileSync(into, 'utf8')) as BenchResult, JSON.parse(readFileSync(run, 'utf8')) as BenchResult);
+    const m = writeReports(merged, into);
+    console.log(`merged the rows of ${rel(run)} into ${rel(m.json)} and re-rendered its reports`);
+    return 0;
+  } catch (err) {
+    console.error(`bench: --merge ${into}: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
 async function main(): Promise<number> {
   let config: Config;
   try {
@@ -67,6 +80,7 @@ async function main(): Promise<number> {
     console.error(`bench: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
+  if (config.report && config.merge !== undefined) return mergeOnly(config.report, config.merge);
   if (config.report) {
     reportOnly(config.report);
     return 0;

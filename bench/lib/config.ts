@@ -99,7 +99,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
                                  (rows of runtimes, frameworks, scenarios not listed stay)
   --merge FILE.json              after the run, put its rows into FILE.json in place of
                                  the same runtime, framework and scenario, and re-render it
-  --report FILE.json             only re-render the reports of an existing run
+  --report FILE.json             only re-render the reports of an existing run; with
+                                 --merge, put that run's rows into the merge file instead
   --cpu-prof DIR                 write CPU profiles of the node, bun and deno targets to DIR
                                  (summarise them with bench/profile.ts)
   --db-pool N                    PostgreSQL pool size per server process (default 10)

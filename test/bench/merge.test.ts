@@ -73,3 +73,30 @@ describe('--merge', () => {
     expect(config([]).merge).toBeUndefined();
   });
 });
+
+describe('--report RUN --merge FILE', () => {
+  it('puts an earlier run into FILE without measuring, and re-renders FILE', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'rove-merge-'));
+    try {
+      const into = join(dir, 'results.json');
+      const run = join(dir, 'run.json');
+      writeFileSync(into, JSON.stringify(result([row('node', 'rove', 'test', 100), row('node', 'raw', 'test', 110)])));
+      writeFileSync(run, JSON.stringify(result([row('node', 'rove', 'test', 120)], { rounds: 5 }, 'npm run bench -- --fresh')));
+      const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--report', run, '--merge', into], { encoding: 'utf8' });
+      expect(out.status, out.stderr).toBe(0);
+      const merged = JSON.parse(readFileSync(into, 'utf8')) as BenchResult;
+      expect(merged.rows.map((r) => [r.framework, r.rps.avg])).toEqual([
+        ['rove', 120],
+        ['raw', 110],
+      ]);
+      expect(merged.meta.command).toContain('--fresh');
+      expect(existsSync(join(dir, 'results.md'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
