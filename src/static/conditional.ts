@@ -17,6 +17,7 @@ export function fileEtag(size: number, mtimeMs: number): string {
 
 /** Whether an `If-None-Match` header matches `etag` (weak comparison; `*` matches anything). */
 export function etagMatches(header: string, etag: string): boolean {
+  if (header === etag) return true; // what a client sends back most of the time
   if (header.length > MAX_IF_NONE_MATCH) return false;
   const bare = opaque(etag);
   for (const part of header.split(',')) {

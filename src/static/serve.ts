@@ -1,7 +1,7 @@
 // The static-file middleware over any FileSource: path rules, conditional
 // requests, ranges, content types and precompressed siblings. Web Standards only.
 import type { Handler } from '../compose.ts';
-import type { Context } from '../context.ts';
+import { type Context, internals } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { checkHeader } from '../response.ts';
 import { fileEtag, httpDate, notModified, rangeApplies } from './conditional.ts';
@@ -61,7 +61,9 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
   const fresh = (c: Context<any, any>, file: FileStat, header: Header) => {
     const { out, etag } = fileHeaders(file, undefined);
     if (!notModified(header, etag, useLastModified ? file.mtimeMs : undefined)) return undefined;
-    return c.body(null, 304, out);
+    // Every value is made here from numbers or checked when the middleware was built: no check per request.
+    internals.setCheckedHeaders(c, Object.entries(out));
+    return c.body(null, 304);
   };
 
   /** The answer for an opened file (Response, or a promise when its body is read first). */
