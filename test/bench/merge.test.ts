@@ -1,4 +1,8 @@
 // --resume keeps what it does not measure; --merge puts a run's rows into an earlier result.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFlags, resolveConfig } from '../../bench/lib/config.ts';
 import { mergeRows, splitResumed } from '../../bench/lib/merge.ts';
@@ -75,11 +79,7 @@ describe('--merge', () => {
 });
 
 describe('--report RUN --merge FILE', () => {
-  it('puts an earlier run into FILE without measuring, and re-renders FILE', async () => {
-    const { spawnSync } = await import('node:child_process');
-    const { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
+  it('puts an earlier run into FILE without measuring, and re-renders FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rove-merge-'));
     try {
       const into = join(dir, 'results.json');
