@@ -23,7 +23,7 @@ export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response |
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
 
 interface CompiledRoute {
-  chain: (c: Context<any, any>) => unknown;
+  chain: Chain;
   onError: ErrorResponder;
   /** null: the chain of requests no route answers (listeners see no pattern). */
   pattern: string | null;
