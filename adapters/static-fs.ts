@@ -1,6 +1,6 @@
 // node:fs helpers of rove/static, shared by the Node and Bun adapters. The
 // callback API: per request it costs about half of what node:fs/promises does.
-import { close, constants, fstat, lstat, open, read, realpath, realpathSync, type Stats } from 'node:fs';
+import { close, constants, fstat, lstat, lstatSync, open, read, realpath, realpathSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { FileVersion } from '../src/static/file-cache.ts';
 
@@ -32,6 +32,20 @@ export function realPath(path: string): Promise<string | undefined> {
 /** lstat(2) of `path` (a symlink there is reported as one, not followed), or undefined. */
 export function lstatOf(path: string): Promise<Stats | undefined> {
   return new Promise((done) => lstat(path, (err, st) => done(err ? undefined : st)));
+}
+
+/**
+ * lstat(2) of `path` now, or undefined. Synchronous on purpose: the one syscall a request makes
+ * against a real path already resolved (and remembered) costs about a microsecond on a local file
+ * system, where the thread-pool round trip of the callback form costs several in wake-ups and
+ * callbacks. The steps that may wait on a disk (realpath, open, read) stay asynchronous.
+ */
+export function lstatNow(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // EACCES, ENOTDIR, ELOOP: nothing to serve
+  }
 }
 
 /** What identifies this version of a file, for the FileCache. */

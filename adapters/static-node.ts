@@ -1,7 +1,7 @@
 /**
  * rove/static on Node (and the default for any runtime with node:fs): files
  * under `root`. The real path a name resolved to is remembered for up to a
- * second (bounded). Each request lstats that path: a revalidation is answered
+ * second (bounded). Each request lstats that path (synchronously: see lstatNow): a revalidation is answered
  * from it, and a small file whose bytes are kept (FileCache: same size, mtime,
  * ctime and inode) is sent from memory. Otherwise the file is opened, small ones
  * are read in one call (and kept when settled), larger ones streamed in 64 KiB chunks.
@@ -11,7 +11,7 @@ import type { Handler } from '../src/compose.ts';
 import type { FileSource, FileStat, OpenResult, ServeStaticOptions } from '../src/static/index.ts';
 import { FileCache, inMemory, serveFrom } from '../src/static/index.ts';
 import { realPathSource } from '../src/static/real-path-source.ts';
-import { closeFd, fileBody, inside, lstatOf, openFile, readBytes, realPath, realRoot, versionOf } from './static-fs.ts';
+import { closeFd, fileBody, inside, lstatNow, openFile, readBytes, realPath, realRoot, versionOf } from './static-fs.ts';
 
 export * from '../src/static/index.ts';
 
@@ -31,14 +31,19 @@ export function fileSource(root: string): FileSource {
     return real;
   };
   /** The file at a real path as it is now: lstat first, then the kept bytes or the file opened. */
-  const openReal = async (real: string): Promise<OpenResult> => {
+  const openReal = (real: string): OpenResult | Promise<OpenResult> => {
     // lstat: a last name that turned into a symlink since realpath is no file here (and O_NOFOLLOW refuses it below).
-    const st = await lstatOf(real);
+    const st = lstatNow(real);
     if (st === undefined) return undefined;
     if (st.isDirectory()) return 'directory';
     if (!st.isFile()) return undefined;
     const kept = cache.get(real, versionOf(st));
+    // A kept file is answered with no promise at all.
     if (kept !== undefined) return inMemory(kept, st.mtimeMs);
+    return readReal(real);
+  };
+  /** The file opened, fstat'ed and, when small, read whole (and kept when settled). */
+  const readReal = async (real: string): Promise<OpenResult> => {
     const statAt = Date.now();
     const opened = await openFile(real);
     if (opened === undefined) return undefined;
@@ -67,9 +72,10 @@ export function fileSource(root: string): FileSource {
   return realPathSource(resolve, openReal, statFile);
 }
 
-async function statFile(real: string): Promise<FileStat | undefined> {
-  const st = await lstatOf(real);
-  return st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+/** A revalidation's only file access, answered with no promise. A Stats is a FileStat as it is. */
+function statFile(real: string): FileStat | undefined {
+  const st = lstatNow(real);
+  return st?.isFile() ? st : undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { FileSource, FileStat, OpenResult } from './source.ts';
 export function realPathSource(
   resolve: (rel: string) => Promise<string | null>,
   openReal: (real: string) => OpenResult | Promise<OpenResult>,
-  statReal: (real: string) => Promise<FileStat | undefined>,
+  statReal: (real: string) => FileStat | undefined | Promise<FileStat | undefined>,
 ): FileSource {
   const recent = new Recent<string | null>();
   // A remembered name answers without a promise of its own when the step does not make one.

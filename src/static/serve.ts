@@ -45,24 +45,36 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     throw new TypeError(`serveStatic: index must be a file name, not ${JSON.stringify(index)}`);
   }
 
-  /** The headers every answer for a file carries, and its validators; `rel` adds the content type (a 304 has none). */
-  const fileHeaders = (file: FileStat, rel: string | undefined) => {
-    const out: Record<string, string> = rel === undefined ? {} : { 'content-type': mimeType(rel, types) };
+  // The validators of the file version answered last: a busy file's ETag, date and 304 headers
+  // are worked out once, not per request.
+  let last: Validators | undefined;
+  const validatorsOf = (file: FileStat): Validators => {
+    if (last !== undefined && last.size === file.size && Object.is(last.mtimeMs, file.mtimeMs)) return last;
     const etag = useEtag ? fileEtag(file.size, file.mtimeMs) : undefined;
     const lastModified = useLastModified && Number.isFinite(file.mtimeMs) ? httpDate(file.mtimeMs) : undefined;
-    if (etag !== undefined) out.etag = etag;
-    if (lastModified !== undefined) out['last-modified'] = lastModified;
-    if (cacheControl !== undefined) out['cache-control'] = cacheControl;
-    if (precompressed) out.vary = 'Accept-Encoding';
-    return { out, etag, lastModified };
+    const pairs: [string, string][] = [];
+    if (etag !== undefined) pairs.push(['etag', etag]);
+    if (lastModified !== undefined) pairs.push(['last-modified', lastModified]);
+    if (cacheControl !== undefined) pairs.push(['cache-control', cacheControl]);
+    if (precompressed) pairs.push(['vary', 'Accept-Encoding']);
+    return (last = { size: file.size, mtimeMs: file.mtimeMs, etag, lastModified, pairs });
+  };
+
+  /** The headers every answer for a file carries, and its validators; `rel` adds the content type (a 304 has none). */
+  const fileHeaders = (file: FileStat, rel: string | undefined) => {
+    const v = validatorsOf(file);
+    const out: Record<string, string> = rel === undefined ? {} : { 'content-type': mimeType(rel, types) };
+    for (const [name, value] of v.pairs) out[name] = value;
+    return { out, etag: v.etag, lastModified: v.lastModified };
   };
 
   /** The 304 for a fresh copy, or undefined when the client's copy is stale (or it sent no validator). */
-  const fresh = (c: Context<any, any>, file: FileStat, header: Header) => {
-    const { out, etag } = fileHeaders(file, undefined);
-    if (!notModified(header, etag, useLastModified ? file.mtimeMs : undefined)) return undefined;
+  const fresh = (c: Context<any, any>, file: FileStat, header: Header, inm: string | undefined) => {
+    const v = validatorsOf(file);
+    // An If-None-Match equal to the ETag is what a client sends back most of the time.
+    if (!(inm !== undefined && inm === v.etag) && !notModified(header, v.etag, useLastModified ? file.mtimeMs : undefined)) return undefined;
     // Every value is made here from numbers or checked when the middleware was built: no check per request.
-    internals.setCheckedHeaders(c, Object.entries(out));
+    internals.setCheckedHeaders(c, v.pairs);
     return c.body(null, 304);
   };
 
@@ -173,16 +185,26 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     };
     // A revalidation (If-None-Match, If-Modified-Since) is answered from a stat when the source
     // can give one: the file is opened only when the client's copy is stale.
-    if (stat !== undefined && (useEtag || useLastModified) && (header('if-none-match') !== undefined || header('if-modified-since') !== undefined)) {
+    const inm = header('if-none-match');
+    if (stat !== undefined && (useEtag || useLastModified) && (inm !== undefined || header('if-modified-since') !== undefined)) {
       const meta = stat(rel);
-      if (meta instanceof Promise) return meta.then((m) => (m === undefined ? undefined : fresh(c, m, header)) ?? open());
-      return (meta === undefined ? undefined : fresh(c, meta, header)) ?? open();
+      if (meta instanceof Promise) return meta.then((m) => (m === undefined ? undefined : fresh(c, m, header, inm)) ?? open());
+      return (meta === undefined ? undefined : fresh(c, meta, header, inm)) ?? open();
     }
     return open();
   };
 }
 
 type Header = (name: string) => string | undefined;
+
+/** One file version's validators and the headers of its 304. */
+interface Validators {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly etag: string | undefined;
+  readonly lastModified: string | undefined;
+  readonly pairs: readonly (readonly [string, string])[];
+}
 
 /** Bytes go through c.body (the adapter's light response on Node); a stream or Blob goes out as a Response as is. */
 function send(c: Context<any, any>, body: BodyInit, status: number, headers: Record<string, string>): Response {
