@@ -1,6 +1,6 @@
 // node:fs helpers of rove/static, shared by the Node and Bun adapters. The
 // callback API: per request it costs about half of what node:fs/promises does.
-import { close, constants, fstat, lstat, lstatSync, open, read, realpath, realpathSync, type Stats } from 'node:fs';
+import { close, constants, fstat, lstatSync, open, read, realpath, realpathSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { FileVersion } from '../src/static/file-cache.ts';
 
@@ -27,11 +27,6 @@ export function inside(root: string, real: string): boolean {
 /** realpath(3) of `path`, or undefined when it does not resolve. */
 export function realPath(path: string): Promise<string | undefined> {
   return new Promise((done) => realpath.native(path, (err, real) => done(err ? undefined : real)));
-}
-
-/** lstat(2) of `path` (a symlink there is reported as one, not followed), or undefined. */
-export function lstatOf(path: string): Promise<Stats | undefined> {
-  return new Promise((done) => lstat(path, (err, st) => done(err ? undefined : st)));
 }
 
 /**
