@@ -15,6 +15,7 @@ import { elsewhere, unmatchedChain } from './unmatched.ts';
 export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
 import { decodeSegments, normalizePath } from './path.ts';
+import { MALFORMED } from './pattern.ts';
 import { parseScope } from './scope.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -30,8 +31,6 @@ interface CompiledRoute {
 }
 
 type Chain = (c: Context<any, any>) => unknown;
-
-const MALFORMED = 'Malformed percent-encoding';
 
 /**
  * An app: routes, middleware and error handling, served as a fetch handler.
@@ -308,7 +307,7 @@ export class App<E extends Env = Env> {
   /** The response a chain ended with, with the headers set through `c.header()`. */
   #finish(c: Context<any, any>, value: unknown): Response {
     const res = (value ?? internals.res(c)) as Response | undefined;
-    if (res === undefined) throw new Error('The handler returned no response');
+    // Nothing, or something else: one message for both.
     if (!(res instanceof Response)) throw new TypeError('A handler must return a Response');
     const made = res === internals.made(c);
     // A helper's response, or one middleware marked as built from checked values, needs no check

@@ -49,10 +49,17 @@ function resolveDots(path: string): string {
 export function decodeSegments(path: string): string[] | null {
   const parts = path.slice(1).split('/');
   if (!path.includes('%')) return parts;
+  const decoded = parts.map(decodeSegment);
+  return decoded.includes(undefined) ? null : (decoded as string[]);
+}
+
+/** One segment percent-decoded; undefined when an escape is malformed. */
+export function decodeSegment(text: string): string | undefined {
+  if (!text.includes('%')) return text;
   try {
-    return parts.map((p) => (p.includes('%') ? decodeURIComponent(p) : p));
+    return decodeURIComponent(text);
   } catch {
-    return null;
+    return undefined;
   }
 }
 

@@ -17,6 +17,8 @@ function bad(path: string, why: string): never {
 }
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
+/** The message for a path or pattern whose percent-escapes do not decode. */
+export const MALFORMED = 'Malformed percent-encoding';
 
 /** Parse a pattern into segments; static segments are percent-decoded. */
 export function parseRoute(path: string): Segment[] {
@@ -55,7 +57,7 @@ export function parseRoute(path: string): Segment[] {
     try {
       text = part.includes('%') ? decodeURIComponent(part) : part;
     } catch {
-      bad(path, 'Malformed percent-encoding');
+      bad(path, MALFORMED);
     }
     // Requests with these never reach the router (path.ts normalises or refuses them).
     if (text === '.' || text === '..' || text.includes('/') || (text === '' && !last)) {

@@ -12,6 +12,7 @@
  * a raw `/` first, then percent-decoded. The app refuses `%2F` and empty inner
  * segments before matching (see path.ts), so a decoded segment never holds `/`.
  */
+import { decodeSegment } from './path.ts';
 import { parseRoute, RouteError, routeVariants, type Segment } from './pattern.ts';
 
 export { parseRoute, RouteError, routeVariants, type Segment } from './pattern.ts';
@@ -85,7 +86,7 @@ class Node<T> {
     const slash = path.indexOf('/', start);
     const end = slash === -1 ? path.length : slash;
     const raw = path.slice(start, end);
-    const text = encoded ? decode(raw) : raw;
+    const text = encoded ? decodeSegment(raw) : raw;
     let found: Entry<T> | undefined;
 
     const next = text === undefined ? undefined : this.#statics?.get(text);
@@ -111,15 +112,6 @@ class Node<T> {
 
 /** The params of a route without any: frozen and prototype-free. */
 export const EMPTY_PARAMS: Params = Object.freeze(Object.create(null)) as Params;
-
-function decode(text: string): string | undefined {
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
-}
 
 export class Router<T> {
   #root = new Node<T>();
@@ -187,7 +179,7 @@ export class Router<T> {
     let tooLong: string | undefined;
     for (let i = 0; i < entry.names.length; i++) {
       const raw = values[i];
-      const decoded = decode(raw);
+      const decoded = decodeSegment(raw);
       if (decoded === undefined) malformed = true;
       const value = decoded ?? raw;
       if (value.length > maxParamLength && tooLong === undefined) tooLong = entry.names[i];

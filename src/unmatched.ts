@@ -1,7 +1,7 @@
 /**
  * The chain of requests no route answers (404, 405 and automatic OPTIONS), composed once when the
- * table compiles. Any path may come, so a middleware with a prefix scope is guarded: it runs only
- * when the request's decoded segments lie under its scope, and otherwise passes to the next layer.
+ * table compiles. Any path may come, so a middleware with a prefix scope runs only when the
+ * request's decoded segments lie under its scope.
  */
 import type { ScopedMiddleware } from './app-table.ts';
 import type { TrailingSlashRule } from './app-types.ts';
@@ -15,15 +15,44 @@ import { startsWith } from './scope.ts';
 /**
  * The chain for one compiled table: `scoped` is every middleware with its full scope, `end` the
  * handler that answers last. Callers refuse a path with malformed percent-encoding first.
+ * Each scope is tested once per request, and the request runs a chain of only the layers it
+ * falls under, composed on first use per set of layers: a 404 elsewhere passes five `/chain`
+ * layers for five string tests, not five guard calls and their `next()` closures.
  */
 export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError: ErrorResponder): (c: Context<any, any>) => unknown {
-  const layers = scoped.map(({ segments, tests, fn }): Handler => {
-    if (!tests.length) return fn;
-    // Plain segments, and a path without '%' (its segments are decoded already): a string test.
-    const plain = segments.every((s) => s.kind === 'static') && `/${segments.map((s) => (s as { text: string }).text).join('/')}/`;
-    return (c, next) => ((plain && !c.path.includes('%') ? `${c.path}/`.startsWith(plain) : startsWith(decodeSegments(c.path)!, tests)) ? fn(c, next) : next());
-  });
-  return compose([...layers, end], onError);
+  // `/a/b/` (`/` for no segment) for a scope of plain segments: a string test on a path without '%'.
+  const plain = scoped.map(
+    ({ segments }) => segments.every((s) => s.kind === 'static') && `${segments.map((s) => `/${(s as { text: string }).text}`).join('')}/`,
+  );
+  const chains = new Map<string, (c: Context<any, any>) => unknown>();
+  return (c) => {
+    const path = c.path;
+    // Without '%' the path's segments are decoded already.
+    const slashed = !path.includes('%') && `${path}/`;
+    let decoded: string[] | undefined;
+    // The indices of the layers the request falls under name its chain (` 0 4`).
+    let key = '';
+    for (let i = 0; i < scoped.length; i++) {
+      const p = plain[i];
+      if (slashed && p ? slashed.startsWith(p) : startsWith((decoded ??= decodeSegments(path)!), scoped[i].tests)) key += ` ${i}`;
+    }
+    let chain = chains.get(key);
+    if (!chain) {
+      chain = compose(
+        [
+          ...key
+            .split(' ')
+            .slice(1)
+            .map((i) => scoped[+i].fn),
+          end,
+        ],
+        onError,
+      );
+      // At most 64 kept, one per set of layers a request fell under (an app has a handful).
+      if (chains.size < 64) chains.set(key, chain);
+    }
+    return chain(c);
+  };
 }
 
 /**

@@ -100,6 +100,25 @@ describe('middleware scope', () => {
     );
   });
 
+  it('a 404 runs the same layers with many prefixes, shared ones and more than are grouped (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(prefixSeg, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 24 }),
+        fc.array(requestPath, { minLength: 1, maxLength: 6 }),
+        async (prefixes, requests) => {
+          const app = build(['/zz/only'], prefixes)!;
+          for (const { segments, path } of requests) {
+            const res = await app.fetch(new Request(`http://localhost${path}`));
+            const { ran } = (await res.json()) as { ran: number[] };
+            const expected = prefixes.map((p, i) => (under(segments, p) ? i : -1)).filter((i) => i >= 0);
+            expect({ path, ran }).toEqual({ path, ran: expected });
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('the issue’s bypasses are closed: an encoded prefix segment still runs the guard, in a sub-app too', async () => {
     const guard = (c: Context, next: Next) => (c.req.header('x-auth') === 'yes' ? next() : c.text('denied', 401));
     const app = new App().use('/admin', guard).get('/:section/report', (c) => c.text(c.req.param('section')!));

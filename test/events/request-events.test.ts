@@ -182,7 +182,7 @@ describe('request events', () => {
     expect(await res.json()).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500 });
     expect(seen.map((e) => e.kind)).toEqual(['request:complete', 'request:error']);
     expect((seen[0] as RoveEvent<'request:complete'>).metadata).toMatchObject({ status: 500, route: '/nothing' });
-    expect(String((seen[0] as RoveEvent<'request:complete'>).metadata.error)).toMatch(/no response/);
+    expect(String((seen[0] as RoveEvent<'request:complete'>).metadata.error)).toMatch(/must return a Response/);
   });
 
   it('the status is the one the error handler chose', async () => {
