@@ -2,7 +2,7 @@
  * rove/static on Deno and Deno Deploy (`deno serve`): files under `root` read
  * with Deno's own file API. On Deno Deploy, `root` names a directory of the
  * deployed project. The real path a name resolved to is remembered for up to a
- * second (bounded). Each request lstats that path: a revalidation is answered
+ * second (bounded). Each request lstats that path (synchronously: see lstatNow): a revalidation is answered
  * from it, and a small file whose bytes are kept (FileCache: same size, mtime,
  * ctime and inode) is sent from memory. Otherwise the file is opened: small ones
  * are read in one call (and kept when settled), larger ones streamed (the whole
@@ -33,7 +33,7 @@ interface DenoStat {
 interface DenoFs {
   realPath(path: string): Promise<string>;
   realPathSync(path: string): string;
-  lstat(path: string): Promise<DenoStat>;
+  lstatSync(path: string): DenoStat;
   open(path: string, options: { read: true }): Promise<DenoFile & { stat(): Promise<DenoStat> }>;
   cwd(): string;
 }
@@ -77,16 +77,18 @@ export function fileSource(root: string): FileSource {
     if (real !== null && !inside(base, real)) real = null;
     return real;
   };
-  // lstat, never stat: a last name that turned into a symlink since realPath is no file here.
-  // It comes before any open, too: opening a FIFO would wait for a writer.
-  const lstat = (real: string) => deno.lstat(real).catch(() => undefined);
-  const openReal = async (real: string): Promise<OpenResult> => {
-    const pre = await lstat(real);
+  const openReal = (real: string): OpenResult | Promise<OpenResult> => {
+    const pre = lstatNow(real);
     if (pre === undefined) return undefined;
     if (pre.isDirectory) return 'directory';
     if (!pre.isFile) return undefined;
     const kept = cache.get(real, versionOf(pre));
+    // A kept file is answered with no promise at all.
     if (kept !== undefined) return inMemory(kept, mtimeOf(pre));
+    return readReal(real);
+  };
+  /** The file opened, stat'ed and, when small, read whole (and kept when settled). */
+  const readReal = async (real: string): Promise<OpenResult> => {
     const statAt = Date.now();
     let file: Awaited<ReturnType<DenoFs['open']>>;
     try {
@@ -133,11 +135,26 @@ export function fileSource(root: string): FileSource {
       return undefined;
     }
   };
-  const statReal = async (real: string): Promise<FileStat | undefined> => {
-    const st = await lstat(real);
+  // A revalidation's only file access, answered with no promise.
+  const statReal = (real: string): FileStat | undefined => {
+    const st = lstatNow(real);
     return st?.isFile ? { size: st.size, mtimeMs: mtimeOf(st) } : undefined;
   };
   return realPathSource(resolve, openReal, statReal);
+}
+
+/**
+ * lstat, never stat: a last name that turned into a symlink since realPath is no file here. It
+ * comes before any open, too: opening a FIFO would wait for a writer. Synchronous on purpose, as on
+ * Node: one syscall against a path already resolved (and remembered) costs less than the async
+ * op's hop to the blocking pool and back; realPath, open and read stay asynchronous.
+ */
+function lstatNow(real: string): DenoStat | undefined {
+  try {
+    return deno.lstatSync(real);
+  } catch {
+    return undefined;
+  }
 }
 
 function mtimeOf(st: DenoStat): number {
