@@ -1,7 +1,6 @@
 /**
- * The chain of requests no route answers (404, 405 and automatic OPTIONS), composed once when the
- * table compiles. Any path may come, so a middleware with a prefix scope runs only when the
- * request's decoded segments lie under its scope.
+ * The chain of requests no route answers (404, 405 and automatic OPTIONS). Any path may come, so a
+ * middleware with a prefix scope runs only when the request's decoded segments lie under its scope.
  */
 import type { ScopedMiddleware } from './app-table.ts';
 import type { TrailingSlashRule } from './app-types.ts';
