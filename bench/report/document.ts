@@ -339,7 +339,7 @@ function okCpu(r: Row | undefined): Cell {
 function rpsChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
   return barChart({
     title: `Requests per second: ${scenario}`,
-    subtitle: `higher is better · bar: average req/s · ${result.config.connections} connections, pipelining ${result.config.pipelining}${loadNote(result, scenario)}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
+    subtitle: `higher is better · bar: average req/s · ${loadSettings(result, scenario)}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
     groups: runtimes,
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.rps.avg))),
@@ -365,16 +365,28 @@ function loadText(result: BenchResult, scenario: string): string {
   const def = SCENARIOS.find((x) => x.id === scenario);
   if (def?.method === 'pool-p99' && def.saturate)
     return `GET /test from 10 connections while ${result.config.connections} connections saturate ${def.saturate.method} ${def.saturate.path}`;
-  return `${result.config.connections} connections, pipelining ${result.config.pipelining}${loadNote(result, scenario)}`;
+  return loadSettings(result, scenario);
 }
 
-/** " (workerd: pipelining 1)" when a runtime ran this scenario with its own load settings. */
-function loadNote(result: BenchResult, scenario: string): string {
-  const own = new Map<string, string>();
-  for (const r of result.rows)
-    if (r.scenario === scenario && r.load && !own.has(r.runtime))
-      own.set(r.runtime, `${r.runtime}: ${r.load.connections} connections, pipelining ${r.load.pipelining}`);
-  return own.size ? ` (${[...own.values()].join('; ')})` : '';
+/**
+ * The run's load, with the runtimes that ran this scenario with their own grouped by setting
+ * ("… (workerd: 100 connections, pipelining 1)"); when every runtime ran with the same own
+ * setting, that setting alone. Groups are joined with " · ", where a chart's subtitle may wrap.
+ */
+function loadSettings(result: BenchResult, scenario: string): string {
+  const base = `${result.config.connections} connections, pipelining ${result.config.pipelining}`;
+  const measured = new Set<string>();
+  const own = new Map<string, Set<string>>();
+  for (const r of result.rows) {
+    if (r.scenario !== scenario) continue;
+    measured.add(r.runtime);
+    if (!r.load) continue;
+    const setting = `${r.load.connections} connections, pipelining ${r.load.pipelining}`;
+    own.set(setting, (own.get(setting) ?? new Set()).add(r.runtime));
+  }
+  const groups = [...own];
+  if (groups.length === 1 && groups[0][1].size === measured.size) return groups[0][0];
+  return groups.length ? `${base} (${groups.map(([setting, rts]) => `${[...rts].join(', ')}: ${setting}`).join(' · ')})` : base;
 }
 
 /** Charts show every measured row; the tables say which had errors under load. */

@@ -64,6 +64,16 @@ describe('bench report writers', () => {
     expect(md).toContain('| node | 22.0 | 25.0 | 15.0 | **0.68×** | 1.14× |');
   });
 
+  it("states in each chart the load its rows ran under: a runtime's own setting, or everyone's", () => {
+    const own = (r: Row): Row => ({ ...r, load: { connections: 100, pipelining: 1 } });
+    const svgOf = (rows: Row[], file: string) => buildDocument({ ...result, rows }, 'c').charts.find((c) => c.file === file)!.svg;
+    const one = svgOf([...result.rows.slice(0, 3), ...result.rows.slice(3, 6).map(own)], 'latency-test.svg');
+    expect(one).toContain('100 connections, pipelining 10 (deno: 100 connections, pipelining 1)');
+    const all = svgOf(result.rows.slice(0, 6).map(own), 'rps-test.svg');
+    expect(all).toContain('100 connections, pipelining 1, 10 s');
+    expect(all).not.toContain('pipelining 10');
+  });
+
   it('reads hand-written notes: headings, lists and paragraphs', () => {
     const blocks = parseNotes('## Findings\n\nOne `line`\nwrapped.\n\n- first\n  continued\n- second\n');
     expect(blocks).toEqual([
