@@ -339,7 +339,7 @@ function okCpu(r: Row | undefined): Cell {
 function rpsChart(result: BenchResult, scenario: string, runtimes: string[], frameworks: string[], series: { name: string; color: string }[]): string {
   return barChart({
     title: `Requests per second: ${scenario}`,
-    subtitle: `higher is better · bar: average req/s · ${loadSettings(result, scenario)}, ${result.config.durationS} s · ${result.meta.date.slice(0, 10)}`,
+    subtitle: `higher is better · bar: average req/s · ${loadSettings(result, scenario)}, ${result.config.durationS} s · ${runDates(result)}`,
     groups: runtimes,
     series,
     values: runtimes.map((rt) => frameworks.map((f) => okValue(findRow(result.rows, rt, f, scenario), (r) => r.rps.avg))),
@@ -358,6 +358,15 @@ function latencyChart(result: BenchResult, scenario: string, runtimes: string[],
     markerLabel: 'p99 (tick)',
     unit: 'ms',
   });
+}
+
+/**
+ * The day of the run, or the first and last day when rows were measured again and merged in
+ * (the command line records each merge's day).
+ */
+export function runDates(result: BenchResult): string {
+  const days = [result.meta.date.slice(0, 10), ...(result.meta.command?.match(/\d{4}-\d{2}-\d{2}/g) ?? [])].sort();
+  return days[0] === days[days.length - 1] ? days[0] : `${days[0]} to ${days[days.length - 1]}`;
 }
 
 /** The load a scenario's latency was measured under. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BenchResult, emptyRow, type Row } from '../../bench/lib/result.ts';
-import { buildDocument, parseNotes } from '../../bench/report/document.ts';
+import { buildDocument, parseNotes, runDates } from '../../bench/report/document.ts';
 import { inline, renderHtml } from '../../bench/report/html.ts';
 import { markdownTable, renderMarkdown } from '../../bench/report/markdown.ts';
 import { summaryText } from '../../bench/report/summary.ts';
@@ -72,6 +72,12 @@ describe('bench report writers', () => {
     const all = svgOf(result.rows.slice(0, 6).map(own), 'rps-test.svg');
     expect(all).toContain('100 connections, pipelining 1, 10 s');
     expect(all).not.toContain('pipelining 10');
+  });
+
+  it('dates a chart by its run, or by the first and last day of the runs merged into it', () => {
+    expect(runDates(result)).toBe('2026-01-02');
+    const merged = { ...result, meta: { ...result.meta, command: `${result.meta.command}; 3 rows measured again on 2026-01-05 at rove 0.1.0` } };
+    expect(runDates(merged)).toBe('2026-01-02 to 2026-01-05');
   });
 
   it('reads hand-written notes: headings, lists and paragraphs', () => {
