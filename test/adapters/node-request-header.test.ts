@@ -43,5 +43,9 @@ describe('NodeRequest.header', () => {
   it('refuses a name Headers refuses', () => {
     expect(() => request([]).header('bad name')).toThrow(TypeError);
     expect(() => new Headers().get('bad name')).toThrow(TypeError);
+    // A valid name asked for again (now remembered) still answers null; a bad one still throws.
+    expect(request([]).header('x-absent')).toBeNull();
+    expect(request([]).header('x-absent')).toBeNull();
+    expect(() => request([]).header('bad name')).toThrow(TypeError);
   });
 });
