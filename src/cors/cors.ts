@@ -149,15 +149,18 @@ interface Preflight {
 }
 
 /**
- * The 204 for a preflight. Where the runtime binding writes light responses (Node), through the
- * context, which skips building a Response; elsewhere a copy of the one kept, with headers of its
- * own, so what later middleware changes stays on this answer.
+ * The 204 for a preflight. Where the runtime binding writes light responses (Node), its record is
+ * built here in one step, which skips building a Response; elsewhere a copy of the one kept, with
+ * headers of its own, so what later middleware changes stays on this answer. Headers set earlier
+ * through `c.header()` are added by the app as to any returned Response. Every value is a checked
+ * token, a listed or syntax-checked origin, or a number: the binding's header check may skip it.
  */
 function answer(c: Context<any, any>, preflight: Preflight): Response {
-  if (internals.config(c).respond !== undefined) {
-    // Every value is a checked token, a listed or syntax-checked origin, or a number.
-    internals.setCheckedHeaders(c, preflight.pairs);
-    return c.body(null, 204);
+  const respond = internals.config(c).respond;
+  if (respond !== undefined) {
+    const record: Record<string, string> = {};
+    for (const [name, value] of preflight.pairs) record[name] = value;
+    return markChecked(respond(null, 204, record));
   }
   return markChecked((preflight.response ??= noContent(preflight.pairs)).clone());
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { NodeResponse, respondChecked } from '../../adapters/node-response.ts';
 import { cors } from '../../src/cors/index.ts';
 import { App } from '../../src/index.ts';
 import '../../src/app-events.ts';
@@ -89,6 +90,30 @@ describe('cors > preflight', () => {
       expect(r.body).toBeNull();
     }
   });
+  it('on Node (light responses) answers the same, with headers set earlier once each, and a fresh answer each time', async () => {
+    const app = new App();
+    app.bind({ runtime: 'node', respond: respondChecked });
+    let n = 0;
+    app.use(async (c, next) => {
+      c.header('x-id', 'abc');
+      c.header('set-cookie', 'a=1');
+      await next();
+      c.res.headers.set('x-round', String(++n));
+    });
+    app.use('/api', cors({ origin: APP, headers: ['content-type'] }));
+    for (let i = 1; i <= 2; i++) {
+      const res = await preflight(app, APP, 'POST', 'content-type');
+      expect(res).toBeInstanceOf(NodeResponse);
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(res.headers.get('access-control-allow-headers')).toBe('content-type');
+      expect(res.headers.get('vary')).toBe('Origin');
+      expect(res.headers.get('x-id')).toBe('abc');
+      expect(res.headers.getSetCookie()).toEqual(['a=1']);
+      expect(res.headers.get('x-round')).toBe(String(i));
+    }
+  });
+
   it('answers preflights on paths with no OPTIONS route, and on unknown paths under the prefix', async () => {
     const app = makeApp({ origin: APP });
     expect((await preflight(app, APP, 'PUT', undefined, '/api/unknown')).status).toBe(204);
