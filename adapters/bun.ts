@@ -1,6 +1,6 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
-import { checkHeaders } from '../src/response.ts';
+import { checkUnlessBuilt, respondChecked } from './checked-response.ts';
 import { processHooks } from './global-errors.ts';
 import { checkBunRequest } from './request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from './serve-options.ts';
@@ -40,13 +40,13 @@ declare const process: {
   exit(code?: number): never;
 };
 
-/** Bun's idleTimeout is in whole seconds, at most 255 (0: off). */
 /** The binding's `finish`: Bun would write a control character in a header value as is. */
-function finishBun(res: Response, built: boolean): Response {
-  checkHeaders(res, built);
+function finishBun(res: Response): Response {
+  checkUnlessBuilt(res);
   return res;
 }
 
+/** Bun's idleTimeout is in whole seconds, at most 255 (0: off). */
 const MAX_IDLE_SECONDS = 255;
 
 /**
@@ -72,7 +72,12 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   app.settings.workers?.start(webWorkers('bun'));
   // `info` is the Bun server: its requestIP knows the socket of the original Request.
   // finish: Bun writes a control character in a header value as is, a response clients refuse.
-  app.bind({ runtime: 'bun', address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address, finish: finishBun });
+  const handle = app.bind({
+    runtime: 'bun',
+    address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address,
+    respond: respondChecked,
+    finish: finishBun,
+  });
   const idle = options.idleTimeoutMs;
   let server: BunServer | undefined;
   const sockets = new OpenSockets();
@@ -81,7 +86,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     const upgrade = upgradeOf(res);
     return upgrade === undefined ? res : upgradeBun(upgrade, request, bun);
   };
-  const handle = startServer(app, options, pending, {
+  const server$ = startServer(app, options, pending, {
     runtime: 'bun',
     listen() {
       server = Bun.serve({
@@ -93,7 +98,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
         fetch: (request, bun) => {
           const refused = checkBunRequest(request);
           if (refused !== undefined) return refused;
-          const out = app.handle(request, env, ctx, bun);
+          const out = handle(request, env, ctx, bun);
           return out instanceof Promise ? out.then((res) => complete(res, request, bun)) : complete(out, request, bun);
         },
         websocket: bunWebSocketHandlers(sockets),
@@ -114,6 +119,6 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     ...processHooks('bun', process),
     ...(inGroup ? { onSignal: childSignals } : {}),
   });
-  if (inGroup) handle.ready.then(() => reportListening(handle.port));
-  return handle;
+  if (inGroup) server$.ready.then(() => reportListening(server$.port));
+  return server$;
 }

@@ -4,7 +4,8 @@ import { internalError } from '../src/errors.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { completeWorker } from './websocket-workers.ts';
 
-const watched = new WeakSet<App<any>>();
+// One bound handler per app, however many times toWorker is called for it.
+const bound = new WeakMap<App<any>, ReturnType<App<any>['bind']>>();
 
 /** Workers name the client in a header set by Cloudflare's edge; nothing else here can be trusted for it. */
 function workerAddress(request: { headers: Headers }): string | undefined {
@@ -31,15 +32,17 @@ export function toWorker<Bindings = Record<string, unknown>>(
 ): {
   fetch(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response>;
 } {
-  if (!watched.has(app)) {
-    watched.add(app);
-    app.bind({ runtime: 'workerd', address: workerAddress });
+  let handle = bound.get(app);
+  if (handle === undefined) {
+    handle = app.bind({ runtime: 'workerd', address: workerAddress });
+    bound.set(app, handle);
     watchGlobalErrors(app, 'workerd');
   }
+  const handler = handle;
   return {
     fetch(request, env, ctx) {
       try {
-        const out = app.handle(request, env, ctx);
+        const out = handler(request, env, ctx);
         // A WebSocket route's answer becomes the 101 with the client's end of a WebSocketPair.
         return out instanceof Promise ? out.then(completeWorker).catch((error) => escaped(app, error)) : completeWorker(out);
       } catch (error) {

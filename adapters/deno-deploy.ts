@@ -1,7 +1,6 @@
-// Served apps can listen (`app.on`) without importing rove/events themselves.
-import '../src/app-events.ts';
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
+import { respondChecked } from './checked-response.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from './deno.ts';
 import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
@@ -35,10 +34,11 @@ export function toDeploy(
   const ctx = backgroundContext(new Set());
   // finish checks headers, and makes a WebSocket route's answer Deno's 101 inside the app's error boundary, so
   // fetch returns the app's own promise (which never rejects) instead of chaining one more.
-  app.bind({
+  const handle = app.bind({
     runtime: 'deno-deploy',
     address: denoAddress,
     header: denoHeader,
+    respond: respondChecked,
     finish: denoFinish(ctx, null),
   });
   watchGlobalErrors(app, 'deno-deploy');
@@ -49,7 +49,7 @@ export function toDeploy(
       try {
         const refused = checkDenoRequest(request);
         if (refused !== undefined) return refused;
-        const out = app.handle(request, (env ??= denoEnv()), ctx, info);
+        const out = handle(request, (env ??= denoEnv()), ctx, info);
         // One callback made once, for a promise the app never rejects (a runtime failure might).
         return out instanceof Promise ? out.then(undefined, fail) : out;
       } catch (error) {
@@ -59,7 +59,7 @@ export function toDeploy(
     // deno serve calls it in place of its own "Listening on" line.
     onListen({ port = 0, hostname = '' }) {
       (options.onListen ?? listenMessage)({ port, hostname });
-      app.events?.emit('server:listening', { runtime: 'deno-deploy', hostname, port, url: listenUrl(hostname, port) });
+      app.events.emit('server:listening', { runtime: 'deno-deploy', hostname, port, url: listenUrl(hostname, port) });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { App } from '../src/app.ts';
 import { internalError } from '../src/errors.ts';
+import { respondChecked } from './checked-response.ts';
 import { denoHeader } from './deno-header.ts';
 import { watchGlobalErrors } from './global-errors.ts';
 import { checkDenoRequest } from './request-check.ts';
@@ -102,10 +103,11 @@ function serveOne(app: App<any>, options: ServeOptions, group: typeof Processes 
   // finish checks headers, and makes a WebSocket route's answer Deno's 101 inside the app, so the handler below
   // returns the app's own promise instead of chaining one more per request. `ctx` is this server's
   // own: an app served twice keeps each server's sockets apart.
-  app.bind({
+  const handleRequest = app.bind({
     runtime: 'deno',
     address: denoAddress,
     header: denoHeader,
+    respond: respondChecked,
     finish: denoFinish(ctx, sockets),
   });
   let server: DenoServer | undefined;
@@ -125,7 +127,7 @@ function serveOne(app: App<any>, options: ServeOptions, group: typeof Processes 
         },
         (request, info) => {
           const refused = checkDenoRequest(request);
-          return refused !== undefined ? refused : app.handle(request, env, ctx, info);
+          return refused !== undefined ? refused : handleRequest(request, env, ctx, info);
         },
       );
       return listening;

@@ -3,10 +3,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, tooLarge } from '../src/body.ts';
 import { HttpError } from '../src/errors.ts';
+import { TOKEN } from '../src/headers.ts';
 import { invalidJson, type RequestLike } from '../src/request.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Names asked for and found valid: an absent header a route asks for on every request (Range,
 // If-Modified-Since) costs a set lookup, not a regex test. Cleared when full.
 const VALID_NAMES = new Set<string>();
@@ -215,11 +215,16 @@ function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buf
         reject(error); // `as` refused the body (invalid JSON)
       }
     });
-    incoming.on('error', reject);
+    // A connection lost mid-body is the client's doing: a 400, not an error to log.
+    incoming.on('error', () => reject(endedEarly()));
     incoming.on('close', () => {
-      if (!incoming.complete) reject(new HttpError(400, 'The request body ended early'));
+      if (!incoming.complete) reject(endedEarly());
     });
   });
+}
+
+function endedEarly(): HttpError {
+  return new HttpError(400, 'The request body ended early');
 }
 
 /** The request body as a ReadableStream that pauses the socket when nobody reads. */
@@ -238,9 +243,9 @@ function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
             // already cancelled
           }
         });
-        incoming.once('error', (err) => {
+        incoming.once('error', () => {
           try {
-            controller.error(err);
+            controller.error(endedEarly());
           } catch {
             // already cancelled
           }

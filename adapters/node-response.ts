@@ -4,16 +4,14 @@
 // header record, so the adapter writes it with one writeHead + end. The real
 // Response is built the first time anything beyond status/ok/headers is used.
 import type { ServerResponse } from 'node:http';
-import { checkHeaders, type HeaderRecord, toHeadersInit } from '../src/response.ts';
+import { checkHeaders, isSendable, TOKEN } from '../src/headers.ts';
+import { type HeaderRecord, toHeadersInit } from '../src/response.ts';
 
 export type { HeaderRecord } from '../src/response.ts';
 
 type Payload = string | Uint8Array | null;
 
 const TEXT_DEFAULT = 'text/plain;charset=UTF-8';
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// What node:http writes as is; anything else needs the slow check below.
-const PLAIN_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const FETCH_REFUSES = /[\0\r\n]/;
 // Bytes `Headers` accepts but node:http's writeHead refuses (ERR_INVALID_CHAR).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
@@ -193,7 +191,7 @@ function learnName(name: string): void {
 
 /** The value to keep: as is when node:http writes it as is (remembered), else normalised or refused. */
 function learnValue(value: string): string {
-  if (!PLAIN_VALUE.test(value)) return checkValue(value);
+  if (!isSendable(value)) return checkValue(value);
   if (value.length > 256) return value; // not worth keeping
   if (GOOD_VALUES.size >= MAX_REMEMBERED) GOOD_VALUES.clear();
   GOOD_VALUES.add(value);

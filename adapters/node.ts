@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { App } from '../src/app.ts';
+import type { App, BoundHandler } from '../src/app.ts';
 import { errorResponse, HttpError, internalError } from '../src/errors.ts';
 import { upgradeOf } from '../src/websocket/protocol.ts';
 import { processHooks } from './global-errors.ts';
@@ -35,15 +35,7 @@ export function toNodeListener(
   pending: Set<Promise<unknown>> = new Set(),
 ): (incoming: IncomingMessage, res: ServerResponse) => void {
   const ctx = backgroundContext(pending);
-  app.settings.workers?.start(nodeWorkers);
-  app.bind({
-    runtime: 'node',
-    // `info` is the IncomingMessage (see below): its socket is the peer.
-    address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
-    // The context checks every header it puts in a record (checkHeader): no second check per response.
-    respond: respondChecked,
-    finish: check,
-  });
+  const handle = nodeHandler(app);
   return (incoming: IncomingMessage, res: ServerResponse): void => {
     const host = firstHeader(incoming, 'host');
     if (host !== undefined && invalidHost(host)) {
@@ -60,9 +52,9 @@ export function toNodeListener(
     }
     let out: Response | Promise<Response>;
     try {
-      out = app.handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
+      out = handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
     } catch (error) {
-      fail(res, dev(app, error)); // App.handle never throws; this is for a broken app object
+      fail(res, dev(app, error)); // the handler never throws; this is for a broken app object
       return;
     }
     if (out instanceof Promise) {
@@ -92,6 +84,7 @@ export function toNodeUpgradeListener(
   open: OpenSockets = new OpenSockets(),
 ): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const ctx = backgroundContext(pending);
+  const handle = nodeHandler(app);
   return (incoming: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => {}); // a reset before the answer is nobody's error
     // A response on the raw socket, written by node:http's own code, for every answer that is not a 101.
@@ -123,7 +116,7 @@ export function toNodeUpgradeListener(
     };
     let out: Response | Promise<Response>;
     try {
-      out = app.handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
+      out = handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
     } catch (error) {
       fail(res, dev(app, error));
       return;
@@ -131,6 +124,26 @@ export function toNodeUpgradeListener(
     if (out instanceof Promise) out.then(done, (error) => fail(res, dev(app, error)));
     else done(out);
   };
+}
+
+const bound = new WeakMap<App<any>, BoundHandler>();
+
+/** The app bound for node:http, once per app: light responses, the socket's peer, Node's header check. */
+function nodeHandler(app: App<any>): BoundHandler {
+  let handle = bound.get(app);
+  if (handle === undefined) {
+    app.settings.workers?.start(nodeWorkers);
+    handle = app.bind({
+      runtime: 'node',
+      // `info` is the IncomingMessage: its socket is the peer.
+      address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
+      // The context checks every header it puts in a record (checkHeader): no second check per response.
+      respond: respondChecked,
+      finish: check,
+    });
+    bound.set(app, handle);
+  }
+  return handle;
 }
 
 function send(result: Response, res: ServerResponse, head: boolean, app: App<any>): void {

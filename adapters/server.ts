@@ -2,8 +2,6 @@
 // listening URL and event, graceful shutdown with a bounded grace, signals,
 // the process-error watcher and app.shutdown(). Each runtime file implements
 // only `ServerDriver`.
-// Served apps can listen (`app.on`) without importing rove/events themselves.
-import '../src/app-events.ts';
 import type { App } from '../src/app.ts';
 import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 

@@ -3,8 +3,8 @@
 import type { ServerBinding } from '../src/app-types.ts';
 import type { Context, ExecutionContext } from '../src/context.ts';
 import { errorResponse, HttpError } from '../src/errors.ts';
-import { checkHeaders } from '../src/response.ts';
 import { type RawSocket, type SocketEvents, type Upgrade, upgradeOf } from '../src/websocket/protocol.ts';
+import { checkUnlessBuilt } from './checked-response.ts';
 import type { OpenSockets } from './websockets.ts';
 
 declare const Deno: {
@@ -35,8 +35,8 @@ export function denoFinish(ctx: ExecutionContext, open: OpenSockets | null): Non
  * Any other request (`app.request`, a Request built in code) gets the route's placeholder, as on
  * an unbound app: Deno would answer it with a 101 that no socket stands behind.
  */
-function finishDeno(res: Response, built: boolean, c: Context<any, any>): Response {
-  checkHeaders(res, built);
+function finishDeno(res: Response, c: Context<any, any>): Response {
+  checkUnlessBuilt(res);
   const upgrade = upgradeOf(res);
   if (upgrade === undefined) return res;
   const open = servers.get(c.executionCtx);

@@ -46,24 +46,24 @@ export type TrailingSlashRule = (c: Context<any, any>, routed: (path: string) =>
 export type ClientAddressRule = (socket: string | undefined, request: { readonly headers: Headers }) => string | undefined;
 
 /**
- * What an adapter tells the app once, before serving it (`app.bind`). Everything is optional:
- * an app that was never bound serves through `app.fetch` with plain Responses.
+ * What an adapter tells the app for the requests its server receives (`app.bind` returns their
+ * handler). Everything is optional; `app.fetch` and `app.request` use none of it.
  */
 export interface ServerBinding {
   runtime: string;
-  /** The peer address of the connection a request came on; `info` is what the adapter passed to `handle`. */
+  /** The peer address of the connection a request came on; `info` is what the adapter passed to the handler. */
   address?(request: RequestLike, info: unknown): string | undefined;
-  /** Builds the responses context helpers return; must give something that is `instanceof Response`. */
+  /**
+   * Builds the responses context helpers return; must give something that is `instanceof Response`.
+   * Its header record holds only names and values the context checked (see `checkHeader`).
+   */
   respond?: ResponseFactory;
   /**
    * The last step of every response, inside the app's error boundary: throws when the runtime
    * could not send `res` (a header value it would write as is, or crash on), and may swap a
-   * WebSocket route's placeholder for the runtime's own 101 (`upgradeOf` finds it). `built`: a
-   * helper built `res` from checked headers and no middleware read `c.res` since, so a costly check
-   * may trust it. An adapter tells its own servers' requests by `c.executionCtx`, the context it
-   * passed to `handle`, and leaves any other (`app.request`) as it is.
+   * WebSocket route's placeholder for the runtime's own 101 (`upgradeOf` finds it).
    */
-  finish?(res: Response, built: boolean, c: Context<any, any>): Response;
+  finish?(res: Response, c: Context<any, any>): Response;
   /** The runtime's cheaper `request.headers.get(name)`, for `c.req.header()` and the body readers. */
   header?(request: RequestLike, name: string): string | null;
 }

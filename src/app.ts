@@ -2,13 +2,14 @@ import { type AppParts, type RouteDef, type ScopedMiddleware, variantChain, walk
 import type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
-import { Context, type ContextConfig, type Env, type ExecutionContext, internals } from './context.ts';
+import { Context, type ContextConfig, type Env, type ExecutionContext, state } from './context.ts';
+import { logEscaped } from './error-log.ts';
 import type { ErrorPage } from './error-page.ts';
 import { errorResponse, HttpError, internalError } from './errors.ts';
-import type { EventBus, EventKind, Listener } from './events.ts';
+import { EventBus, type EventKind, type Listener } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
-import { isChecked, withHeaders } from './response.ts';
+import { withHeaders } from './response.ts';
 import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
 import { elsewhere, unmatchedChain } from './unmatched.ts';
 
@@ -31,6 +32,14 @@ interface CompiledRoute {
 }
 
 type Chain = (c: Context<any, any>) => unknown;
+
+/** What one entry point (app.fetch, or an adapter's bound handler) gives the requests it receives. */
+interface Entry extends ContextConfig {
+  finish: ServerBinding['finish'];
+}
+
+/** A bound app's request handler: what `app.bind` returns to an adapter. */
+export type BoundHandler = (request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info?: unknown) => Response | Promise<Response>;
 
 /**
  * An app: routes, middleware and error handling, served as a fetch handler.
@@ -56,9 +65,10 @@ export class App<E extends Env = Env> {
   /** The 404/405 chain, made when the table compiles. */
   #fallback: CompiledRoute | undefined;
   #rootError: ErrorResponder | undefined;
-  #config: ContextConfig;
-  #finishHook: ServerBinding['finish'];
-  #runtime: string | undefined;
+  /** What requests through `app.fetch` and `app.request` get: plain Responses, no adapter hooks. */
+  #entry: Entry;
+  #events = new EventBus();
+  #clientIp: NonNullable<AppOptions['trustProxy']>;
   #reported = false;
   #errorPage: ErrorPage | undefined;
   #trailingSlash: TrailingSlashRule | undefined;
@@ -76,29 +86,45 @@ export class App<E extends Env = Env> {
     this.#trailingSlash = options.trailingSlash;
     const clientIp = options.trustProxy ?? ((socket: string | undefined) => socket);
     if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
-    let address: ServerBinding['address'];
-    // What contexts read: the settings (bodyLimit, views, dev, workers), the bus, and the client address.
-    this.#config = { ...this.settings, events: undefined, clientIp: (request, info) => clientIp(address?.(request, info), request) };
-    this.bind = (binding) => {
-      if (this.#runtime !== undefined && this.#runtime !== binding.runtime) {
-        throw new Error(`Already served by the ${this.#runtime} adapter`);
-      }
-      this.#runtime = binding.runtime;
-      address = binding.address;
-      this.#config.respond = binding.respond;
-      this.#config.header = binding.header;
-      this.#finishHook = binding.finish;
-    };
+    this.#clientIp = clientIp;
+    // Features that emit from elsewhere switch on and off as listeners come and go.
+    options.workers?.attach(this.#events);
+    options.views?.attach?.(this.#events);
+    this.#entry = this.#makeEntry({ runtime: 'fetch' });
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
     }
   }
 
   /**
-   * For adapters, once per app: how this runtime names the client and builds and writes responses.
-   * An app is served by one adapter kind at a time.
+   * For adapters: a request handler for this runtime's server, with how it names the client and
+   * builds and checks responses. What it binds applies to the requests it handles only: `app.fetch`
+   * and `app.request` keep answering with plain Responses, whatever is served in the process.
+   *
+   * @example
+   * const handle = app.bind({ runtime: 'deno', address: (_req, info) => info.remoteAddr.hostname });
+   * Deno.serve((req, info) => handle(req, env, ctx, info));
    */
-  readonly bind: (binding: ServerBinding) => void;
+  bind(binding: ServerBinding): BoundHandler {
+    const entry = this.#makeEntry(binding);
+    return (request, env, ctx, info) => this.#handle(entry, request, env, ctx, info);
+  }
+
+  #makeEntry(binding: ServerBinding): Entry {
+    const clientIp = this.#clientIp;
+    const address = binding.address;
+    return {
+      bodyLimit: this.settings.bodyLimit,
+      views: this.settings.views,
+      dev: this.settings.dev,
+      workers: this.settings.workers,
+      events: this.#events,
+      respond: binding.respond,
+      header: binding.header,
+      finish: binding.finish,
+      clientIp: (request, info) => clientIp(address?.(request, info), request),
+    };
+  }
 
   // The route adders, one per method (`all` for any): made in the constructor, bound to the app.
   declare get: RouteAdder<E, this>;
@@ -147,31 +173,23 @@ export class App<E extends Env = Env> {
     return this;
   }
 
-  /**
-   * The app's event bus, once rove/events made one (`app.on` does); undefined until then, so an
-   * app that never listens carries no event code. Adapters and features emit to it when it is there.
-   */
-  get events(): EventBus | undefined {
-    return this.#config.events as EventBus | undefined;
-  }
-  set events(bus: EventBus | undefined) {
-    this.#config.events = bus;
+  /** The app's event bus: features and adapters emit to it. Emitting to nobody costs one lookup. */
+  get events(): EventBus {
+    return this.#events;
   }
 
   /**
-   * Listen to every event, or to one kind: `app.on('request:complete', (e) => ...)`. Needs
-   * `import 'rove/events'` once (the server adapters, rove/request-events, rove/logger and rove/otel
-   * load it). Returns the function that stops listening. With no request listener the request path
-   * does no event work.
+   * Listen to every event, or to one kind. Returns the function that stops listening. With no
+   * request listener the request path does no event work.
    *
    * @example
-   * import 'rove/events';
+   * app.on('request:complete', (e) => console.log(e.metadata.status, e.metadata.path));
    * app.on('csrf:rejected', (e) => console.warn(e.metadata));
    */
   on(listener: Listener): () => void;
   on<K extends EventKind>(kind: K, listener: Listener<K>): () => void;
-  on(): () => void {
-    throw new Error("app.on() needs import 'rove/events'");
+  on(kind: EventKind | Listener, listener?: Listener<any>): () => void {
+    return typeof kind === 'function' ? this.#events.on(kind) : this.#events.on(kind, listener!);
   }
 
   /** Adapters call this once the server has stopped: it terminates the worker pool. */
@@ -196,30 +214,38 @@ export class App<E extends Env = Env> {
    * resolves to a real Response (a 500 problem+json for anything that escapes), never rejects.
    * A HEAD request gets the GET response with its body: the server drops the body and keeps its length.
    */
-  readonly fetch = (request: Request, env?: unknown, ctx?: ExecutionContext): Response | Promise<Response> => this.handle(request, env, ctx, undefined);
+  readonly fetch = (request: Request, env?: unknown, ctx?: ExecutionContext): Response | Promise<Response> =>
+    this.#handle(this.#entry, request, env, ctx, undefined);
 
   /**
-   * Send one request to the app, without a server: the first way to test it. Needs
-   * `import 'rove/testing'` once (in a test file or a vitest setup file), which puts it here.
+   * Send one request to the app, without a server: the first way to test it.
    * `input` is a path (`'/users/1?x=2'`, sent to `http://localhost`), a full URL or a `Request`;
    * `init` is fetch's. The request carries a `Host` header from its URL unless it names one.
    * Without `env`, handlers see an empty env; without `ctx`, `c.executionCtx.waitUntil` still runs
    * the work. A HEAD request answers without a body, as a server would send it.
    *
    * @example
-   * import 'rove/testing';
    * const res = await app.request('/users/1');
    * expect(await res.json()).toEqual({ id: '1' });
    */
-  request(input: string | URL | Request, init?: RequestInit, env?: E['Bindings'], ctx?: ExecutionContext): Promise<Response>;
-  request(): Promise<Response> {
-    throw new Error("app.request() needs import 'rove/testing'");
+  async request(input: string | URL | Request, init?: RequestInit, env?: E['Bindings'], ctx?: ExecutionContext): Promise<Response> {
+    // A path is what tests write most; a bare `new Request('/x')` would throw outside a browser.
+    // A new Request (a copy, for a Request given) has headers of its own to set.
+    const req = new Request(typeof input === 'string' && input.startsWith('/') ? `http://localhost${input}` : input, init);
+    // A server always sees a Host; handlers and rules that compare origins read it.
+    if (!req.headers.has('host')) req.headers.set('host', new URL(req.url).host);
+    const res = await this.#handle(this.#entry, req, env ?? {}, ctx, undefined);
+    return req.method === 'HEAD' && res.body !== null ? new Response(null, res) : res;
   }
 
-  /** For adapters: like `fetch`, for any RequestLike; `info` reaches the binding's `address`. */
+  /** Like `fetch`, for any RequestLike, as an unbound app answers it (`bind` gives an adapter its own). */
   handle(request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info?: unknown): Response | Promise<Response> {
+    return this.#handle(this.#entry, request, env, ctx, info);
+  }
+
+  #handle(entry: Entry, request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info: unknown): Response | Promise<Response> {
     try {
-      return this.#dispatch(request, env, ctx, info);
+      return this.#dispatch(entry, request, env, ctx, info);
     } catch (error) {
       // Only a table that cannot compile (a route registered twice) gets here: say so once.
       if (!this.#reported) console.error('rove: cannot serve:', error);
@@ -228,7 +254,7 @@ export class App<E extends Env = Env> {
     }
   }
 
-  #dispatch(request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info: unknown): Response | Promise<Response> {
+  #dispatch(entry: Entry, request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info: unknown): Response | Promise<Response> {
     const router = this.#router ?? this.#build();
     const url = request.url;
     // A relative URL (Bun, for a Host it cannot parse) starts at the path.
@@ -238,7 +264,7 @@ export class App<E extends Env = Env> {
     const query = q === -1 ? '' : url.slice(q + 1);
     const long = url.length > this.settings.maxUrlLength;
     const exact = long ? undefined : router.exact(request.method, raw);
-    if (exact !== undefined) return this.#start(new Context<E>(this.#config, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, exact);
+    if (exact !== undefined) return this.#start(entry, new Context<E>(entry, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, exact);
     // Everything but a static route: normalise, match, or refuse.
     let path = raw;
     let match: Match<CompiledRoute> | null = null;
@@ -253,11 +279,12 @@ export class App<E extends Env = Env> {
     } catch (thrown) {
       error = thrown as HttpError;
     }
-    const c = new Context<E>(this.#config, request, path, query, error || !match ? EMPTY_PARAMS : match.params, env, ctx, info);
-    if (error === undefined && match !== null) return this.#start(c, request, match.value);
+    const c = new Context<E>(entry, request, path, query, error || !match ? EMPTY_PARAMS : match.params, env, ctx, info);
+    if (error === undefined && match !== null) return this.#start(entry, c, request, match.value);
     // 404, 405 and automatic OPTIONS run through the middleware whose scope covers the path;
     // a refused path goes to the app's error handler.
     return this.#start(
+      entry,
       c,
       request,
       error === undefined
@@ -272,58 +299,59 @@ export class App<E extends Env = Env> {
     );
   }
 
-  #start(c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
+  #start(entry: Entry, c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
     // The only event work on the request path when nobody listens: this one check.
-    const bus = this.#config.events;
-    if (bus?.observing) return bus.observe(request, c, route.pattern, () => this.#run(c, route.chain, route.onError));
-    return this.#run(c, route.chain, route.onError);
+    const bus = this.#events;
+    if (bus.observing) return bus.observe(request, c, route.pattern, () => this.#run(entry, c, route.chain, route.onError));
+    return this.#run(entry, c, route.chain, route.onError);
   }
 
   /** Run a chain and turn what it returns or throws into the response. */
-  #run(c: Context<E>, chain: Chain, onError: ErrorResponder): Response | Promise<Response> {
+  #run(entry: Entry, c: Context<E>, chain: Chain, onError: ErrorResponder): Response | Promise<Response> {
     let out: unknown;
     try {
       out = chain(c);
     } catch (error) {
-      return this.#fail(error, c, onError);
+      return this.#fail(entry, error, c, onError);
     }
     if (out instanceof Promise) {
       return out.then(
-        (value) => this.#settle(c, value, onError),
-        (error) => this.#fail(error, c, onError),
+        (value) => this.#settle(entry, c, value, onError),
+        (error) => this.#fail(entry, error, c, onError),
       );
     }
-    return this.#settle(c, out, onError);
+    return this.#settle(entry, c, out, onError);
   }
 
-  #settle(c: Context<E>, value: unknown, onError: ErrorResponder): Response | Promise<Response> {
+  #settle(entry: Entry, c: Context<E>, value: unknown, onError: ErrorResponder): Response | Promise<Response> {
     try {
-      return this.#finish(c, value);
+      return this.#finish(entry, c, value);
     } catch (error) {
-      return this.#fail(error, c, onError);
+      return this.#fail(entry, error, c, onError);
     }
   }
 
-  /** The response a chain ended with, with the headers set through `c.header()`. */
-  #finish(c: Context<any, any>, value: unknown): Response {
-    const res = (value ?? internals.res(c)) as Response | undefined;
+  /** The response a chain ended with, with the headers set through `c.header()`, as the entry sends it. */
+  #finish(entry: Entry, c: Context<any, any>, value: unknown): Response {
+    const res = (value ?? state.res(c)) as Response | undefined;
     // Nothing, or something else: one message for both.
     if (!(res instanceof Response)) throw new TypeError('A handler must return a Response');
-    const made = res === internals.made(c);
-    // A helper's response, or one middleware marked as built from checked values, needs no check
-    // unless middleware read c.res (and may have changed its headers).
-    const built = (made || isChecked(res)) && !internals.resShared(c);
-    const pending = made ? null : internals.pendingHeaders(c);
+    // A helper's response carries the headers set through c.header() already.
+    const pending = res === state.made(c) ? null : state.pendingHeaders(c);
     const out = pending === null ? res : withHeaders(res, pending);
-    return this.#finishHook === undefined ? out : this.#finishHook(out, built, c);
+    return entry.finish === undefined ? out : entry.finish(out, c);
   }
 
-  #fail(error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Response> {
+  #fail(entry: Entry, error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Response> {
     c.error = error;
     return Promise.resolve()
       .then(() => onError(error, c))
-      .then((res) => this.#finish(c, res))
-      .catch(() => internalError(this.settings.dev ? error : undefined));
+      .then((res) => this.#finish(entry, c, res))
+      .catch((again) => {
+        // The error answer itself failed (a broken onError, a response the runtime cannot send).
+        logEscaped(again, c);
+        return internalError(this.settings.dev ? error : undefined);
+      });
   }
 
   /** The route table, for tooling and tests: method and pattern of every route, mounts included. */
@@ -367,8 +395,10 @@ export class App<E extends Env = Env> {
   #errorResponder(app: App<any>): ErrorResponder {
     const custom = app.#errorHandler ?? this.#errorHandler;
     const dev = this.settings.dev;
+    // The default answer, and the default report: an error nobody handled is logged once.
     const fallback = (error: unknown, c: Context<any, any>) => {
       if (error instanceof HttpError && error.status === 404 && this.#notFoundHandler) return this.#notFoundHandler(c);
+      logEscaped(error, c);
       return this.#errorAnswer(error, c, dev);
     };
     if (!custom) return fallback;

@@ -1,4 +1,4 @@
-import { BodyError, type HttpError } from './errors.ts';
+import { BodyError, HttpError } from './errors.ts';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -20,7 +20,14 @@ export async function readBody(body: ReadableStream<Uint8Array> | null, contentL
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch (error) {
+        // The connection was lost mid-body: the client's doing, not an error of the app.
+        throw error instanceof HttpError ? error : new HttpError(400, 'The request body ended early', { cause: error });
+      }
+      const { done, value } = step;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {

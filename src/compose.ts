@@ -1,4 +1,4 @@
-import { type Context, internals } from './context.ts';
+import type { Context } from './context.ts';
 
 export type Next = () => Promise<void>;
 
@@ -64,12 +64,12 @@ export function compose(fns: Handler[], onError: ErrorResponder): (c: Context<an
         // resolves with, and turns a rejection into onError's answer, as keep and fail would.
         if (i === 0) return out as Promise<void>;
         keep ??= (value) => {
-          if (value !== undefined) internals.setRes(c, value as Response);
+          if (value !== undefined) c.res = value as Response;
         };
         fail ??= (error) => settle(c, error, onError);
         return out.then(keep, fail);
       }
-      if (out !== undefined) internals.setRes(c, out as Response);
+      if (out !== undefined) c.res = out as Response;
       return resolved;
     };
     // When every layer finished synchronously the onion is done now: no promise for the app to wait on.
@@ -80,5 +80,5 @@ export function compose(fns: Handler[], onError: ErrorResponder): (c: Context<an
 
 async function settle(c: Context<any, any>, error: unknown, onError: ErrorResponder): Promise<void> {
   c.error = error;
-  internals.setRes(c, await onError(error, c));
+  c.res = await onError(error, c);
 }

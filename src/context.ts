@@ -1,11 +1,14 @@
-import type { SessionApi } from './context-extensions.ts';
 import { HttpError } from './errors.ts';
 import type { EventKind, EventMap } from './event-map.ts';
+import { checkHeader } from './headers.ts';
 import { type RequestLike, RoveRequest } from './request.ts';
-import { buildResponse, checkHeader, type HeaderRecord } from './response.ts';
+import { buildResponse, type HeaderRecord } from './response.ts';
 import type { Params } from './router.ts';
+import { type StreamWriter, writerStream } from './stream.ts';
 import type { ViewRenderer } from './views/renderer.ts';
-import type { WorkerRunner } from './workers/runner.ts';
+import { NO_WORKERS, type WorkerRunner } from './workers/runner.ts';
+
+export type { StreamWriter } from './stream.ts';
 
 /** Type parameters of an app: Workers bindings and per-request variables. */
 export interface Env {
@@ -21,27 +24,25 @@ export interface ExecutionContext {
 /** Builds the responses helpers return, in place of `new Response` (an adapter's fast path). */
 export type ResponseFactory = (body: string | Uint8Array | null, status: number, headers: HeaderRecord) => Response;
 
-/** What the core asks of an app's event bus (rove/events makes one: EventBus). */
-export interface AppEvents {
-  /** True while someone listens for a request event: only then is a request timed and reported. */
-  readonly observing: boolean;
-  has(kind: EventKind): boolean;
-  /** `metadata` may be a function that builds it, called only when someone listens. */
+/** What a context asks of the app's event bus (EventBus). */
+export interface EventSink {
   emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K]), ctx?: ExecutionContext): void;
-  observe(request: RequestLike, c: Context<any, any>, route: string | null, run: () => Response | Promise<Response>): Response | Promise<Response>;
 }
 
-/** App-wide settings a context reads; the app owns it and adapters fill in what they bind. */
+/**
+ * What a context reads: the app's settings and event bus, and what the entry that received the
+ * request supplies (`app.fetch` supplies nothing; an adapter's `app.bind` may supply a response
+ * factory and a header lookup, for its own requests only).
+ */
 export interface ContextConfig {
   bodyLimit: number;
   views: ViewRenderer | undefined;
   dev: boolean;
-  /** The app's event bus, once rove/events made one. */
-  events: AppEvents | undefined;
-  workers?: WorkerRunner;
-  respond?: ResponseFactory;
+  events: EventSink;
+  workers: WorkerRunner | undefined;
+  respond: ResponseFactory | undefined;
   /** The adapter's one-header lookup (see ServerBinding.header). */
-  header?(request: RequestLike, name: string): string | null;
+  header: ((request: RequestLike, name: string) => string | null) | undefined;
   /** The client address of a request: the adapter's socket address, then the app's trustProxy rule. */
   clientIp(request: RequestLike, info: unknown): string | undefined;
 }
@@ -57,14 +58,6 @@ export interface RenderOptions {
   status?: StatusCode;
   stream?: boolean;
   headers?: Record<string, string>;
-}
-
-export interface StreamWriter {
-  /** Resolves once the chunk is handed on; waits while the client is slow (backpressure). */
-  write(chunk: string | Uint8Array): Promise<void>;
-  /** True once the client went away; writes after that are dropped. */
-  readonly aborted: boolean;
-  readonly signal: AbortSignal;
 }
 
 const JSON_TYPE = 'application/json';
@@ -93,28 +86,21 @@ const backgroundContext: ExecutionContext = {
   passThroughOnException() {},
 };
 
-/** What the rest of the core may touch inside a context; not exported from the package. */
-export interface ContextInternals {
-  /** The response so far (what the chain returned or a middleware set). */
+/**
+ * The state the app, compose and the core's validate() and bodyLimit() keep in a context.
+ * Not exported from the package: middleware works through the public members.
+ */
+export interface ContextState {
+  /** The response so far (what the chain returned or a middleware set), without c.res's throw. */
   res(c: Context<any, any>): Response | undefined;
-  setRes(c: Context<any, any>, res: Response | undefined): void;
   /** The last response a helper built: it already carries the headers set through `c.header()`. */
   made(c: Context<any, any>): Response | undefined;
-  /** Whether middleware has read `c.res` (and so may have changed a helper's response). */
-  resShared(c: Context<any, any>): boolean;
   /** Headers set through `c.header()`, merged into a response the handler built itself. */
   pendingHeaders(c: Context<any, any>): HeaderRecord | null;
-  /** `c.header(name, value)` for each pair, without its check: for names and values checked (and names lower-cased) once, up front. */
-  setCheckedHeaders(c: Context<any, any>, pairs: readonly (readonly [string, string])[]): void;
-  /** What validate() middleware produced, by target. */
-  valid(c: Context<any, any>): Record<string, unknown>;
+  setValid(c: Context<any, any>, target: string, value: unknown): void;
   setBodyLimit(c: Context<any, any>, bytes: number): void;
-  /** The raw query string, without `?`. */
-  query(c: Context<any, any>): string;
-  /** The app-wide settings the context reads (views, the worker pool). */
-  config(c: Context<any, any>): ContextConfig;
 }
-export let internals: ContextInternals;
+export let state: ContextState;
 
 /**
  * One object per request: the request side, per-request state, and the response helpers.
@@ -122,20 +108,6 @@ export let internals: ContextInternals;
  */
 export class Context<E extends Env = Env, I = {}, K extends string = string> {
   readonly env: Bindings<E>;
-  /** The session, once `app.use(session({ keys }))` (rove/session) ran for this request; it throws without. */
-  declare readonly session: SessionApi;
-  /** A CSRF token for this session's forms, once rove/csrf is loaded (needs `session()`): `await c.csrfToken()`. */
-  declare csrfToken: () => Promise<string>;
-  /**
-   * Render a view of the app's `views` (rove/views puts this method on every context when it loads).
-   * `stream: true` answers with the output as a stream. A view already loaded answers at once,
-   * without a promise; `await` works on both.
-   *
-   * @example
-   * app.get('/', (c) => c.render('home', { title: 'Hi' }));
-   */
-  declare render: (name: string, data?: unknown, options?: RenderOptions) => Response | Promise<Response>;
-
   /** The error a handler threw, for middleware that runs after `next()`. */
   error: unknown = undefined;
 
@@ -150,30 +122,20 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   #status = 200;
   #res: Response | undefined = undefined;
   #made: Response | undefined = undefined;
-  /** Set once middleware reads c.res: it may have changed the headers of a helper's response. */
-  #resShared = false;
   #valid: Record<string, unknown> | undefined = undefined;
   #bodyLimit: number;
 
   static {
-    internals = {
+    state = {
       res: (c) => c.#res,
-      setRes: (c, res) => {
-        c.#res = res;
-      },
       made: (c) => c.#made,
-      resShared: (c) => c.#resShared,
       pendingHeaders: (c) => c.#headers,
-      setCheckedHeaders: (c, pairs) => {
-        const h = (c.#headers ??= {});
-        for (let i = 0; i < pairs.length; i++) h[pairs[i][0]] = pairs[i][1];
+      setValid: (c, target, value) => {
+        (c.#valid ??= {})[target] = value;
       },
-      valid: (c) => (c.#valid ??= {}),
       setBodyLimit: (c, bytes) => {
         c.#bodyLimit = bytes;
       },
-      query: (c) => c.#query,
-      config: (c) => c.#config,
     };
   }
 
@@ -203,10 +165,12 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   }
 
   /**
-   * The app's worker pool: `await c.worker.run(payload)`. Put here by rove/workers (which
-   * `createWorkerPool` comes from); without a pool, `run()` answers 503.
+   * The app's thread pool (`new App({ workers })`): `await c.worker.run(payload)`.
+   * Without a pool, `run()` answers 503.
    */
-  declare readonly worker: WorkerRunner;
+  get worker(): WorkerRunner {
+    return this.#config.workers ?? NO_WORKERS;
+  }
 
   get executionCtx(): ExecutionContext {
     return this.#ctx ?? backgroundContext;
@@ -216,7 +180,6 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   get res(): Response {
     const r = this.#res;
     if (r === undefined) throw new Error('No c.res before next() returns');
-    this.#resShared = true;
     return r;
   }
   set res(value: Response) {
@@ -242,17 +205,21 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
    * c.emit('csrf:rejected', () => ({ rule: 'origin', origin: c.req.header('origin') }));
    */
   emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K])): void {
-    this.#config.events?.emit(kind, metadata, this.#ctx);
+    this.#config.events.emit(kind, metadata, this.#ctx);
   }
 
   /**
-   * The value a `validate(target, schema)` middleware produced; `validate()` puts this method on
-   * every context when a route first uses it.
+   * The value a `validate(target, schema)` middleware produced for this request.
+   * Throws when no `validate(target, …)` ran before the handler.
    *
    * @example
    * app.post('/users', validate('json', schema), (c) => c.json(c.valid('json'), 201));
    */
-  declare valid: <T extends keyof I & string>(target: T) => I[T];
+  valid<T extends keyof I & string>(target: T): I[T] {
+    const values = this.#valid;
+    if (values === undefined || !Object.hasOwn(values, target)) throw new Error(`No validate('${target}') before this handler`);
+    return values[target] as I[T];
+  }
 
   /**
    * Set (or with `undefined`, remove) a response header; `append` keeps earlier values.
@@ -292,11 +259,12 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
 
   text(text: string, status?: StatusCode, headers?: Record<string, string>): Response {
     // A bare string body gets the spec's text/plain content type: no headers object to build.
-    if (this.#bare(headers) && (textIsTyped() || this.#raw.method !== 'HEAD')) {
+    if (this.#bare(headers) && textIsTyped()) {
       const code = status ?? this.#status;
       return (this.#made = code === 200 ? new Response(text) : new Response(text, { status: code }));
     }
-    // Where the runtime adds the type only when it writes a GET body (Bun), HEAD names the same one.
+    // Where a runtime adds the type only when it writes the body (Bun), it is named here, so the
+    // response says the same in a test as on the wire, and HEAD as GET.
     return this.#make(text, textIsTyped() ? TEXT_TYPE : 'text/plain;charset=utf-8', status, headers);
   }
 
@@ -313,19 +281,49 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   }
 
   /**
-   * Stream a response: give a ReadableStream, or a function that writes chunks; the response
-   * starts at once. Put here by rove/stream (`import 'rove/stream'`), so apps that never stream
-   * do not carry it.
+   * Stream a response: give a ReadableStream, or a function that writes chunks while the response
+   * is already on its way. Content type text/plain unless `c.header` or `headers` name one.
+   * A client that goes away makes `writer.aborted` true, and later writes are dropped.
    *
    * @example
-   * import 'rove/stream';
    * app.get('/count', (c) => c.stream(async (out) => { for (let i = 0; i < 3; i++) await out.write(`${i}\n`); }));
    */
-  declare stream: (
+  stream(
     source: ReadableStream<Uint8Array> | ((writer: StreamWriter) => Promise<void> | void),
     status?: StatusCode,
     headers?: Record<string, string>,
-  ) => Response;
+  ): Response {
+    const body = typeof source === 'function' ? writerStream(source, () => this.req.signal) : source;
+    return this.body(body, status, this.#typed(TEXT_TYPE, headers));
+  }
+
+  /**
+   * Render a view of the app's `views` (`new App({ views })`). `stream: true` answers with the
+   * output as a stream. A view already loaded answers at once, without a promise; `await` works
+   * on both. Without `views`, it throws an error that says how to configure them.
+   *
+   * @example
+   * app.get('/', (c) => c.render('home', { title: 'Hi' }));
+   */
+  render(name: string, data?: unknown, options?: RenderOptions): Response | Promise<Response> {
+    const views = this.#config.views;
+    if (views === undefined) {
+      throw new Error("c.render needs views: new App({ views: createViews({ dir: 'views' }) }), with createViews from 'rove/views'");
+    }
+    const status = options?.status;
+    const headers = options?.headers;
+    if (options?.stream) return this.body(views.stream(name, data), status, this.#typed(HTML_TYPE, headers));
+    const now = views.renderReady?.(name, data);
+    if (now !== undefined) return this.html(now, status, headers);
+    return views.render(name, data).then((html) => this.html(html, status, headers));
+  }
+
+  /** `headers` with a content type, unless the handler set one through `c.header()` or `headers`. */
+  #typed(type: string, headers: Record<string, string> | undefined): Record<string, string> | undefined {
+    if (this.#headers?.['content-type'] !== undefined) return headers;
+    if (headers !== undefined) for (const k in headers) if (k.toLowerCase() === 'content-type') return headers;
+    return { 'content-type': type, ...headers };
+  }
 
   /** Redirect to a same-origin path or an absolute http(s) URL; anything else throws (see `isSafeLocation`). */
   redirect(location: string, status: RedirectStatus = 302): Response {

@@ -1,3 +1,5 @@
+import { TOKEN } from './headers.ts';
+
 /** Parse a Cookie header. Bad percent-encoding keeps the raw value; the first of duplicate names wins. */
 export function parseCookies(header: string | null, limit = 100): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
@@ -33,8 +35,6 @@ export interface CookieOptions {
   sameSite?: 'Strict' | 'Lax' | 'None';
   partitioned?: boolean;
 }
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 // A ";" would start a new attribute, and CR/LF a new header line.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses

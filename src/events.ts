@@ -1,27 +1,14 @@
 import type { Context, ExecutionContext } from './context.ts';
+import { BodyError } from './errors.ts';
 import type { RequestLike } from './request.ts';
 
 export type { BodyRejectedMetadata, EventKind, EventMap, Listener, RequestMetadata, RoveEvent };
 
 import type { BodyRejectedMetadata, EventKind, EventMap, Listener, RequestMetadata, RoveEvent } from './event-map.ts';
 
-/** The kinds rove/request-events reports. */
+/** The kinds reported for every request while someone listens to them. */
 export const REQUEST_EVENT_KINDS: readonly EventKind[] = ['request:complete', 'request:error', 'body:rejected'];
 
-/** Runs one request while someone listens, timing it and reporting how it ended. */
-export type RequestObserver = (
-  bus: EventBus,
-  request: RequestLike,
-  c: Context<any, any>,
-  route: string | null,
-  run: () => Response | Promise<Response>,
-) => Response | Promise<Response>;
-
-/**
- * Request events' code lives in rove/request-events, which fills this in when it loads
- * (rove/logger and rove/otel load it): an app that never listens to requests does not carry it.
- */
-export const requestHooks: { observe?: RequestObserver } = {};
 const NONE: readonly Listener<any>[] = /* @__PURE__ */ Object.freeze([]);
 
 interface Entry {
@@ -50,8 +37,6 @@ export class EventBus {
     const entry: Entry = typeof a === 'function' ? { kind: null, fn: a } : { kind: a, fn: b! };
     if (typeof entry.fn !== 'function' || (entry.kind !== null && typeof entry.kind !== 'string'))
       throw new TypeError('on() takes a listener, or a kind and a listener');
-    // Never a listener that silently hears nothing.
-    if (REQUEST_EVENT_KINDS.includes(entry.kind!) && !requestHooks.observe) throw new Error(`${entry.kind} needs import 'rove/request-events'`);
     // Copy on write: an emit in progress keeps iterating its own snapshot.
     this.#set([...this.#entries, entry]);
     return () => this.#set(this.#entries.filter((e) => e !== entry));
@@ -95,13 +80,22 @@ export class EventBus {
     }
   }
 
-  /** Run one request while someone listens (`observing`): rove/request-events times and reports it. */
+  /** Run one request while someone listens (`observing`): time it and report how it ended. */
   observe(request: RequestLike, c: Context<any, any>, route: string | null, run: () => Response | Promise<Response>): Response | Promise<Response> {
-    return requestHooks.observe!(this, request, c, route, run);
+    return observeRequest(this, request, c, route, run);
   }
 
-  /** Report a finished request (`request:complete`, `request:error`, `body:rejected`); rove/request-events puts it here. */
-  declare request: (info: RequestMetadata & { reason?: BodyRejectedMetadata['reason'] }, timestamp: number, ctx: ExecutionContext | undefined) => void;
+  /** Report a finished request: `request:complete`, then `request:error` and `body:rejected` when they apply. */
+  request(info: RequestMetadata & { reason?: BodyRejectedMetadata['reason'] }, timestamp: number, ctx: ExecutionContext | undefined): void {
+    this.emit('request:complete', info, ctx, timestamp);
+    if (info.status < 400 && info.error === undefined) return;
+    this.emit('request:error', info, ctx, timestamp);
+    // The body readers and validate() throw BodyErrors.
+    if (info.error instanceof BodyError && this.has('body:rejected')) {
+      info.reason = info.error.reason;
+      this.emit('body:rejected', info as BodyRejectedMetadata, ctx, timestamp);
+    }
+  }
 
   #fail(error: unknown, event: RoveEvent): void {
     try {
@@ -121,7 +115,7 @@ export class EventBus {
     this.#entries = entries;
     this.#byKind.clear();
     for (const fn of this.#watchers) fn();
-    this.observing = requestHooks.observe !== undefined && entries.some((e) => e.kind === null || REQUEST_EVENT_KINDS.includes(e.kind));
+    this.observing = entries.some((e) => e.kind === null || REQUEST_EVENT_KINDS.includes(e.kind));
   }
 }
 
@@ -131,4 +125,91 @@ function logOnce(error: unknown, event: RoveEvent): void {
   if (logged.has(event.kind)) return;
   logged.add(event.kind);
   console.error(`rove: a listener for ${event.kind} failed (further failures are not logged):`, error);
+}
+
+// Timing and reporting one request while someone listens for request events: the app calls
+// this only when its bus is `observing`, so a request nobody listens to pays for none of it.
+const TIME_ORIGIN = performance.timeOrigin;
+
+/**
+ * Run one request while someone listens: time it and report how it ended.
+ * The app calls this only when `bus.observing` is true.
+ */
+export function observeRequest(
+  bus: EventBus,
+  request: RequestLike,
+  c: Context<any, any>,
+  route: string | null,
+  run: () => Response | Promise<Response>,
+): Response | Promise<Response> {
+  const start = performance.now();
+  // Plain fields are set at once; the rest are read from the request only when a listener reads them.
+  const report = (result: Response | undefined, thrown: unknown): void => {
+    const end = performance.now();
+    const error = thrown !== undefined ? thrown : c.error;
+    const header = (name: string): string | undefined => {
+      try {
+        return request.headers.get(name) ?? undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const info = {
+      method: request.method,
+      path: c.path,
+      route,
+      status: result === undefined ? 500 : result.status,
+      durationMs: end - start,
+      error,
+      reason: undefined as BodyRejectedMetadata['reason'] | undefined,
+      header,
+      get requestSize() {
+        const length = header('content-length');
+        return length === undefined ? undefined : Number(length);
+      },
+      get responseSize() {
+        if (result === undefined) return undefined;
+        const length = result.headers.get('content-length');
+        return length !== null ? Number(length) : result.body === null ? 0 : undefined;
+      },
+      get userAgent() {
+        return header('user-agent');
+      },
+      get clientAddress() {
+        try {
+          return c.req.ip;
+        } catch {
+          return undefined;
+        }
+      },
+      // The getters are own properties, so spreading reads them; JSON drops the functions and the undefined.
+      toJSON: () => ({
+        ...info,
+        error: error === undefined ? undefined : error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      }),
+    };
+    // The end time as an epoch timestamp without a second clock read (workerd: origin 0, now() is epoch time).
+    bus.request(info, TIME_ORIGIN + end, c.executionCtx);
+  };
+  let out: Response | Promise<Response>;
+  try {
+    out = run();
+  } catch (error) {
+    report(undefined, error);
+    throw error;
+  }
+  if (!(out instanceof Promise)) {
+    report(out, undefined);
+    return out;
+  }
+  return out.then(
+    (result) => {
+      report(result, undefined);
+      return result;
+    },
+    (error) => {
+      report(undefined, error);
+      throw error;
+    },
+  );
 }

@@ -1,13 +1,21 @@
-// The form readers behind `c.req.formData()` and `c.req.form()` (rove/form installs them),
-// without side effects: validate('form') calls them directly, so the core entry does not carry them.
+// The form readers behind `c.req.formData()` and `c.req.form()`; validate('form') calls them too.
 import { BodyError } from './errors.ts';
-import { type FormValue, isFormType, mediaType, type RoveRequest } from './request.ts';
+import { isFormType, mediaType } from './media-type.ts';
+
+export type FormValue = string | File;
+
+/** What the readers take from a request (RoveRequest has it). */
+export interface FormSource {
+  header(name: string): string | undefined;
+  text(): Promise<string>;
+  bytes(): Promise<Uint8Array>;
+}
 
 // One parse per request, kept for a second read (rove/csrf reads the token, then the handler the form).
-const parsed = new WeakMap<RoveRequest<any>, Promise<FormData>>();
+const parsed = new WeakMap<FormSource, Promise<FormData>>();
 
 /** The body as FormData (urlencoded or multipart); anything else answers 415. */
-export function readFormData(req: RoveRequest<any>): Promise<FormData> {
+export function readFormData(req: FormSource): Promise<FormData> {
   let form = parsed.get(req);
   if (form !== undefined) return form;
   const type = req.header('content-type') ?? '';
@@ -39,7 +47,7 @@ export function readFormData(req: RoveRequest<any>): Promise<FormData> {
  * The form as an object; repeated fields become arrays. The object has no prototype,
  * so a field named `__proto__` or `toString` is an own key like any other.
  */
-export async function readForm(req: RoveRequest<any>): Promise<Record<string, FormValue | FormValue[]>> {
+export async function readForm(req: FormSource): Promise<Record<string, FormValue | FormValue[]>> {
   const data = await readFormData(req);
   const out: Record<string, FormValue | FormValue[]> = Object.create(null);
   data.forEach((value, key) => {

@@ -22,7 +22,6 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { Listener, RequestMetadata, RoveEvent } from './events.ts';
-import './request-events.ts';
 
 export interface OtelOptions {
   /** Default: `trace.getTracer('rove')` from the globally registered provider. */

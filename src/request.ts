@@ -1,5 +1,6 @@
 import { readBody } from './body.ts';
 import { BodyError } from './errors.ts';
+import { readForm, readFormData } from './form-body.ts';
 import type { ParamName, ParamValue, PathParams } from './path-params.ts';
 import { queryValue } from './query.ts';
 import type { Params } from './router.ts';
@@ -33,7 +34,10 @@ export interface RequestLike {
   header?(name: string): string | null;
 }
 
-export type FormValue = string | File;
+export type { FormValue } from './form-body.ts';
+export { isFormType, isJsonType, mediaType } from './media-type.ts';
+
+import type { FormValue } from './form-body.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -205,13 +209,26 @@ export class RoveRequest<K extends string = string> {
     return (this.#json ??= this.text().then(parseJson)) as Promise<T>;
   }
 
-  /** The body as FormData (urlencoded or multipart); anything else answers 415. Put here by rove/form (`import 'rove/form'`). */
-  declare formData: () => Promise<FormData>;
+  /**
+   * The body as FormData (urlencoded or multipart), parsed once; anything else answers 415.
+   *
+   * @example
+   * const data = await c.req.formData();
+   */
+  formData(): Promise<FormData> {
+    return readFormData(this);
+  }
+
   /**
    * The form as an object (a prototype-free one); repeated fields become arrays.
-   * Put here by rove/form (`import 'rove/form'`), which rove/csrf loads.
+   * Anything but a urlencoded or multipart body answers 415.
+   *
+   * @example
+   * app.post('/notes', async (c) => c.json(await c.req.form()));
    */
-  declare form: () => Promise<Record<string, FormValue | FormValue[]>>;
+  form(): Promise<Record<string, FormValue | FormValue[]>> {
+    return readForm(this);
+  }
 }
 
 /** The native JSON reader's failure: a syntax error is the client's (400); anything else is passed on. */
@@ -230,22 +247,4 @@ function parseJson(text: string): unknown {
 /** The 400 for a JSON body that does not parse. */
 export function invalidJson(): BodyError {
   return new BodyError('invalid', 400, 'Invalid JSON body');
-}
-
-/** The media type of a Content-Type value, lower-cased, without parameters. */
-export function mediaType(contentType: string | null): string {
-  if (contentType === null) return '';
-  const semi = contentType.indexOf(';');
-  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-}
-
-export function isFormType(contentType: string | null): boolean {
-  const type = mediaType(contentType);
-  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
-}
-
-/** `application/json` or any `+json` type (`application/problem+json`). */
-export function isJsonType(contentType: string | null): boolean {
-  const type = mediaType(contentType);
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }

@@ -1,38 +1,26 @@
-/**
- * rove/stream: `c.stream(…)`. Loading this module puts the method on every context (as rove/views
- * puts `c.render`), so apps that never stream do not carry it.
- *
- * @example
- * import 'rove/stream';
- * app.get('/log', (c) => c.stream(async (out) => {
- *   await out.write('first line\n');
- *   await out.write('second line\n');
- * }));
- */
-import { Context, internals, type StatusCode, type StreamWriter } from './context.ts';
+// The body behind `c.stream(writer => …)`: a stream the handler writes while the response is
+// already on its way, with backpressure and a flag for a client that went away.
 
-// The Fetch spec's type for a string body, the same one `c.text` gives.
-const TEXT_TYPE = 'text/plain;charset=UTF-8';
+/** What `c.stream(fn)` hands `fn`. */
+export interface StreamWriter {
+  /** Resolves once the chunk is handed on; waits while the client is slow (backpressure). */
+  write(chunk: string | Uint8Array): Promise<void>;
+  /** True once the client went away; writes after that are dropped. */
+  readonly aborted: boolean;
+  readonly signal: AbortSignal;
+}
+
 const encoder = new TextEncoder();
 
 /**
- * A streamed response: a ReadableStream as it is, or a function that writes chunks while the
- * response is already on its way. Content type text/plain unless `c.header` or `headers` name one.
- * A client that goes away makes `writer.aborted` true, and later writes are dropped.
- * `c.stream(source)` is the same call.
+ * A readable stream fed by `source`, which runs at once. A failure in `source` aborts the stream
+ * (the connection is cut: the status is already sent). `signal` is read only when asked: on Node
+ * the request's signal is made on first use.
  *
  * @example
- * app.get('/tail', (c) => stream(c, async (out) => { await out.write('tick\n'); }));
+ * const body = writerStream(async (out) => { await out.write('tick\n'); }, () => c.req.signal);
  */
-export function stream(
-  c: Context<any, any>,
-  source: ReadableStream<Uint8Array> | ((writer: StreamWriter) => Promise<void> | void),
-  status?: StatusCode,
-  headers?: Record<string, string>,
-): Response {
-  const typed = internals.pendingHeaders(c)?.['content-type'] !== undefined;
-  const extra = typed ? headers : { 'content-type': TEXT_TYPE, ...headers };
-  if (typeof source !== 'function') return c.body(source, status, extra);
+export function writerStream(source: (writer: StreamWriter) => Promise<void> | void, signal: () => AbortSignal): ReadableStream<Uint8Array> {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: 1 });
   const w = writable.getWriter();
   // A client that goes away cancels the readable side, which fails the next write:
@@ -51,9 +39,8 @@ export function stream(
     get aborted() {
       return aborted;
     },
-    // Read only when asked: on Node the request's signal is made on first use.
     get signal() {
-      return c.req.signal;
+      return signal();
     },
   };
   Promise.resolve()
@@ -63,10 +50,5 @@ export function stream(
       (err) => w.abort(err),
     )
     .catch(() => {});
-  return c.body(readable, status, extra);
+  return readable;
 }
-
-function method(this: Context<any, any>, source: Parameters<typeof stream>[1], status?: StatusCode, headers?: Record<string, string>): Response {
-  return stream(this, source, status, headers);
-}
-if (!Object.hasOwn(Context.prototype, 'stream')) Object.defineProperty(Context.prototype, 'stream', { configurable: true, writable: true, value: method });

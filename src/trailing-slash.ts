@@ -3,7 +3,7 @@
  * and `/a/` apart (the default) carry none of it.
  */
 import type { TrailingSlashRule } from './app-types.ts';
-import { internals, isSafeLocation } from './context.ts';
+import { isSafeLocation } from './context.ts';
 import { otherSlash } from './path.ts';
 
 /**
@@ -21,8 +21,9 @@ import { otherSlash } from './path.ts';
 export const redirectTrailingSlash: TrailingSlashRule = (c, routed) => {
   const alternate = otherSlash(c.path);
   if (alternate === null || !routed(alternate)) return undefined;
-  const query = internals.query(c);
-  const location = alternate + (query ? `?${query}` : '');
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  const location = alternate + (q === -1 || q === url.length - 1 ? '' : url.slice(q));
   const method = c.req.method;
   // The same rule as c.redirect: never a scheme-relative or control-character Location.
   if (isSafeLocation(location)) return new Response(null, { status: method === 'GET' || method === 'HEAD' ? 301 : 308, headers: { location } });

@@ -1,8 +1,8 @@
 import { type Handler, NEXT_DONE, type Next } from './compose.ts';
-import { Context, internals } from './context.ts';
+import { type Context, state } from './context.ts';
 import { BodyError, HttpError } from './errors.ts';
 import { readForm } from './form-body.ts';
-import { isFormType, isJsonType } from './request.ts';
+import { isFormType, isJsonType } from './media-type.ts';
 
 /** The Standard Schema v1 interface (zod 4, valibot and arktype implement it). */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -64,7 +64,6 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
     throw new TypeError('validate() needs a Standard Schema (zod 4, valibot, arktype, …)');
   }
   const check = schema['~standard'].validate;
-  (Context.prototype as { valid?: unknown }).valid ??= valid;
   // Promises only where the work is asynchronous: reading a body, or a schema that validates
   // asynchronously. A query or params check with a synchronous schema makes none.
   const apply = (c: Context<any, any>, result: StandardResult<unknown>, next: Next): unknown => {
@@ -75,7 +74,7 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
         ? new BodyError('invalid', 400, message, { details: { errors } })
         : new HttpError(400, message, { details: { errors } });
     }
-    internals.valid(c)[target] = result.value;
+    state.setValid(c, target, result.value);
     const inner = next();
     return inner === NEXT_DONE ? undefined : inner;
   };
@@ -87,11 +86,4 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
     const input = read(c, target);
     return input instanceof Promise ? input.then((value) => validateInput(c, value, next)) : validateInput(c, input, next);
   };
-}
-
-/** `c.valid(target)`: put on contexts by the first `validate()`, so apps without validation do not carry it. */
-function valid(this: Context<any, any>, target: string): unknown {
-  const values = internals.valid(this);
-  if (!(target in values)) throw new Error(`No validate('${target}') before this handler`);
-  return values[target];
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { App, validate } from '../src/index.ts';
-import '../src/testing.ts';
 
 function usersApp() {
   const app = new App<{ Bindings: { GREETING?: string } }>();

@@ -4,11 +4,8 @@ import { z } from 'zod';
 import { getCookie, setCookie } from '../src/cookie.ts';
 import { htmlErrorPage } from '../src/error-page.ts';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
-import '../src/form.ts';
-import '../src/stream.ts';
 import { redirectTrailingSlash } from '../src/trailing-slash.ts';
 import { createViews } from '../src/views/index.ts';
-import '../src/testing.ts';
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);
 

@@ -28,8 +28,6 @@ const ENTRIES = [
   'rove/cookie',
   'rove/trust-proxy',
   'rove/error-page',
-  'rove/request-events',
-  'rove/form',
   'rove/trailing-slash',
   'rove/testing',
 ];

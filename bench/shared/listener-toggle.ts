@@ -3,8 +3,7 @@
 // in this one process (POST /__bench/listener/off|on; bench/lib/listener-cost.ts),
 // so the comparison does not depend on which of two processes ran faster.
 import type { App } from '../../src/index.ts';
-// The listener hears every kind, request events included: their code is in rove/request-events.
-import '../../src/request-events.ts';
+// The listener hears every kind, request events included.
 
 export function installListenerToggle(app: App<any>): void {
   let off: (() => void) | null = app.on(() => {});

@@ -9,7 +9,7 @@ import { cors } from '../../src/cors/index.ts';
 import { csrf, csrfToken } from '../../src/csrf/index.ts';
 import type { App } from '../../src/index.ts';
 import { secureHeaders } from '../../src/secure-headers/index.ts';
-import { session } from '../../src/session/index.ts';
+import { getSession, session } from '../../src/session/index.ts';
 import type { ServeStaticOptions } from '../../src/static/index.ts';
 
 export interface AppLayerOptions {
@@ -28,11 +28,11 @@ export function addAppLayer(app: App<any>, o: AppLayerOptions = {}): void {
   // The default store: the session sealed in the cookie (AES-GCM), nothing on the server.
   const sessions = session({ keys: [SESSION_SECRET] });
   app.get('/session/start', sessions, async (c) => {
-    await c.session.set('user', SESSION_DATA.user);
-    await c.session.set('visits', SESSION_DATA.visits);
+    await getSession(c).set('user', SESSION_DATA.user);
+    await getSession(c).set('visits', SESSION_DATA.visits);
     return c.json({ token: await csrfToken(c) });
   });
-  app.get('/session', sessions, async (c) => c.json({ user: await c.session.get('user'), visits: await c.session.get('visits') }));
+  app.get('/session', sessions, async (c) => c.json({ user: await getSession(c).get('user'), visits: await getSession(c).get('visits') }));
 
   app.use('/api', cors({ origin: CORS_ORIGIN, methods: CORS_METHODS, headers: ['content-type'], maxAge: CORS_MAX_AGE }));
   app.get('/api/data', (c) => c.json({ ok: true }));

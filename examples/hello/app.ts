@@ -1,6 +1,5 @@
 import { App } from 'rove';
 import { htmlErrorPage } from 'rove/error-page';
-import 'rove/stream';
 import { createViews } from 'rove/views';
 import views from './views.gen.ts';
 

@@ -7,12 +7,11 @@ import { App, type Context, HttpError } from 'rove';
 import { basicAuth, jwt, jwtPayload } from 'rove/auth';
 import { compress } from 'rove/compress';
 import { cors } from 'rove/cors';
-import 'rove/form';
 import { csrf, csrfToken } from 'rove/csrf';
 import { etag } from 'rove/etag';
 import { requestId } from 'rove/request-id';
 import { cspNonce, NONCE, secureHeaders } from 'rove/secure-headers';
-import { type SessionStore, session } from 'rove/session';
+import { getSession, type SessionStore, session } from 'rove/session';
 import { serveStatic } from 'rove/static';
 import { createViews } from 'rove/views';
 import type { NotesConfig } from './config.ts';
@@ -71,7 +70,7 @@ export function createNotesApp(o: NotesOptions): App {
   app.use('/api', cors({ origin: o.allowedOrigin, methods: ['GET', 'POST'], headers: ['content-type', 'authorization'], maxAge: 600 }));
 
   const user = async (c: Context): Promise<string | undefined> => {
-    const name = await c.session.get('name');
+    const name = await getSession(c).get('name');
     return typeof name === 'string' ? name : undefined;
   };
   // A CSRF token lives in the session, so asking for one starts a session: only pages with a
@@ -91,13 +90,13 @@ export function createNotesApp(o: NotesOptions): App {
     const name = typeof form.name === 'string' ? form.name.trim() : '';
     if (!NAME.test(name)) throw new HttpError(400, 'name: 1 to 40 letters, digits, _ . or -');
     // A new session id at login: a cookie planted before login is worth nothing after it.
-    await c.session.regenerate();
-    await c.session.set('name', name);
+    await getSession(c).regenerate();
+    await getSession(c).set('name', name);
     return c.redirect('/', 303);
   });
 
   app.post('/logout', sessions, forms, async (c) => {
-    await c.session.destroy();
+    await getSession(c).destroy();
     return c.redirect('/', 303);
   });
 

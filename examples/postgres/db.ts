@@ -8,7 +8,6 @@
 //   opened it. Each request opens one connection (to Hyperdrive in production,
 //   which pools in front of the database) and closes it after the response.
 import postgres from 'postgres';
-import 'rove/events';
 import type { App } from 'rove';
 
 export type Sql = postgres.Sql;

@@ -1,7 +1,6 @@
 // A small app over the worker pool and the event bus, used by test/workers
 // and test/events: it records every event so tests can read them over HTTP.
 import { App, type RoveEvent } from 'rove';
-import 'rove/request-events';
 import { createWorkerPool, type WorkerPoolOptions } from 'rove/workers';
 
 export interface ExampleOptions extends Partial<Omit<WorkerPoolOptions, 'module' | 'load'>> {

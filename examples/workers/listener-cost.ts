@@ -6,7 +6,6 @@
 //   deno run examples/workers/listener-cost.ts
 //   bun examples/workers/listener-cost.ts
 import { App } from '../../src/index.ts';
-import '../../src/request-events.ts';
 
 const app = new App();
 app.get('/test', (c) => c.json({ hello: 'world!' }));

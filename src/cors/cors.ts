@@ -1,11 +1,11 @@
 // cors(): which other origins may read this app's responses. Everything the options decide is
 // worked out at registration; a request pays for a header lookup and, when allowed, a few sets.
 import type { Handler, Next } from '../compose.ts';
-import { type Context, internals } from '../context.ts';
+import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import type { CorsRule } from '../event-map.ts';
+import { TOKEN } from '../headers.ts';
 import { isOriginSyntax, normalizeOrigin } from '../origin.ts';
-import { markChecked } from '../response.ts';
 
 export interface CorsOptions {
   /**
@@ -28,7 +28,6 @@ export interface CorsOptions {
 /** Which rule refused a request. */
 export type { CorsRule } from '../event-map.ts';
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const DEFAULT_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH'];
 /** Methods a browser never preflights: always allowed. */
 const SIMPLE_METHODS = new Set(['GET', 'HEAD', 'POST']);
@@ -134,7 +133,7 @@ export function cors(options: CorsOptions = {}): Handler {
     const allowHeaders = fixedAllowHeaders ?? requested!.join(', ');
     if (allowHeaders !== '') pairs.push(['access-control-allow-headers', allowHeaders]);
     if (preflightVary !== '') pairs.push(['vary', preflightVary]);
-    const made: Preflight = { pairs, response: undefined };
+    const made: Preflight = { headers: Object.fromEntries(pairs) };
     if (answered.size >= MAX_ANSWERS) answered.clear();
     answered.set(key, made);
     last = { allow: allow!, method, asked, made };
@@ -142,41 +141,18 @@ export function cors(options: CorsOptions = {}): Handler {
   };
 }
 
-/** A preflight answer's headers, and the 204 made from them once a runtime needed one. */
+/** A preflight answer's headers, made once per set of asked method and headers. */
 interface Preflight {
-  readonly pairs: readonly (readonly [string, string])[];
-  response: Response | undefined;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /**
- * The 204 for a preflight. Where the runtime binding writes light responses (Node), its record is
- * built here in one step, which skips building a Response; elsewhere a copy of the one kept, with
- * headers of its own, so what later middleware changes stays on this answer. Headers set earlier
- * through `c.header()` are added by the app as to any returned Response. Every value is a checked
- * token, a listed or syntax-checked origin, or a number: the binding's header check may skip it.
+ * The 204 for a preflight, built by the context like any helper's response (the helper copies the
+ * record, so what later middleware changes stays on this answer). Headers set earlier through
+ * `c.header()` are kept.
  */
 function answer(c: Context<any, any>, preflight: Preflight): Response {
-  const respond = internals.config(c).respond;
-  if (respond !== undefined) {
-    const record: Record<string, string> = {};
-    for (const [name, value] of preflight.pairs) record[name] = value;
-    return markChecked(respond(null, 204, record));
-  }
-  return markChecked((preflight.response ??= noContent(preflight.pairs)).clone());
-}
-
-/**
- * A 204 with these headers, every one a checked token, a listed or syntax-checked origin, or a
- * number: the runtime binding's header check may skip it (markChecked). Set one by one on the
- * new Response: on Deno that costs a third of passing them in the init (which converts the
- * record as WebIDL does). Later answers clone it: a bodiless clone costs a third of building
- * one on Bun, a fifth on Deno, about the same on Node.
- */
-function noContent(pairs: Preflight['pairs']): Response {
-  const res = new Response(null, { status: 204 });
-  const out = res.headers;
-  for (const [name, value] of pairs) out.set(name, value);
-  return res;
+  return c.body(null, 204, preflight.headers as Record<string, string>);
 }
 
 /** The origin option as a function from a request's Origin to the value to send (null: refused). */

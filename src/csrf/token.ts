@@ -2,7 +2,7 @@
 // page is that secret masked with fresh random bytes, so no two pages carry the same text
 // (a compressed response then cannot leak it byte by byte, as in the BREACH attack).
 import { fromBase64Url, toBase64Url } from '../base64url.ts';
-import { Context } from '../context.ts';
+import type { Context } from '../context.ts';
 import { getSession, sessionInternals } from '../session/session.ts';
 import { timingSafeEqualBytes } from '../timing-safe.ts';
 
@@ -61,15 +61,4 @@ export async function verifyCsrfToken(c: Context<any, any>, token: string): Prom
   const unmasked = new Uint8Array(SECRET_BYTES);
   for (let i = 0; i < SECRET_BYTES; i++) unmasked[i] = bytes[SECRET_BYTES + i] ^ bytes[i];
   return timingSafeEqualBytes(unmasked, secret);
-}
-
-// `c.csrfToken()`: one method on the prototype, installed when this module loads.
-if (!Object.hasOwn(Context.prototype, 'csrfToken')) {
-  Object.defineProperty(Context.prototype, 'csrfToken', {
-    configurable: true,
-    writable: true,
-    value(this: Context<any, any>) {
-      return csrfToken(this);
-    },
-  });
 }

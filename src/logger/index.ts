@@ -5,7 +5,6 @@
  */
 import type { App } from '../app.ts';
 import type { RequestMetadata } from '../event-map.ts';
-import '../request-events.ts';
 
 export interface LoggerOptions {
   /** Where lines go. Default `console.log`. */

@@ -3,8 +3,8 @@
  * Content-Security-Policy with a fresh nonce per response for inline scripts.
  */
 import type { Handler } from '../compose.ts';
-import { type Context, internals } from '../context.ts';
-import { checkHeader } from '../response.ts';
+import type { Context } from '../context.ts';
+import { checkHeader } from '../headers.ts';
 import { type CspDirectives, compileCsp } from './csp.ts';
 
 export { type CspDirectives, type CspSource, compileCsp, NONCE } from './csp.ts';
@@ -85,11 +85,11 @@ export function secureHeaders(options: SecureHeadersOptions = {}): Handler {
   if (hsts !== undefined) checkHeader('strict-transport-security', hsts);
   if (csp?.usesNonce) checkHeader(cspName, csp.build('AAAA'));
   const onHttps: [string, string][] = hsts === undefined ? fixed : [...fixed, ['strict-transport-security', hsts]];
-  const set = internals.setCheckedHeaders;
 
   return (c, next) => {
-    set(c, c.req.url.startsWith('https:') ? onHttps : fixed);
-    if (csp?.usesNonce) set(c, [[cspName, csp.build(cspNonce(c))]]);
+    const pairs = c.req.url.startsWith('https:') ? onHttps : fixed;
+    for (let i = 0; i < pairs.length; i++) c.header(pairs[i][0], pairs[i][1]);
+    if (csp?.usesNonce) c.header(cspName, csp.build(cspNonce(c)));
     return next();
   };
 }

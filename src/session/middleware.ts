@@ -57,17 +57,17 @@ export class SessionTooLargeError extends Error {
 }
 
 /**
- * Sessions: `c.session.get/set/delete/regenerate/destroy`. By default the session lives in the
+ * Sessions: `getSession(c).get/set/delete/regenerate/destroy`. By default the session lives in the
  * cookie, sealed with AES-256-GCM under keys derived from `keys`; `store` keeps it on the server
  * instead, with only a sealed random id in the cookie. A request that does not touch
- * `c.session` costs no crypto and sends no cookie. See docs/session.md.
+ * `getSession(c)` costs no crypto and sends no cookie. See docs/session.md.
  *
  * @example
  * import { session } from 'rove/session';
  * app.use(session({ keys: [env.SESSION_SECRET] }));
  * app.get('/visits', async (c) => {
- *   const n = ((await c.session.get<number>('visits')) ?? 0) + 1;
- *   await c.session.set('visits', n);
+ *   const n = ((await getSession(c).get<number>('visits')) ?? 0) + 1;
+ *   await getSession(c).set('visits', n);
  *   return c.json({ n });
  * });
  */

@@ -1,7 +1,6 @@
 // The per-request session object. Nothing is read, decrypted or fetched until a method is
 // called; the middleware (middleware.ts) writes it back after the handlers, only when it changed.
-import { Context } from '../context.ts';
-import type { SessionApi } from '../context-extensions.ts';
+import type { Context } from '../context.ts';
 
 /** What loading found: the values, Rove's CSRF secret, and the server-side id when a store keeps it. */
 export interface LoadedSession {
@@ -43,7 +42,7 @@ export let sessionInternals: SessionInternals;
  * });
  * app.get('/me', async (c) => c.json(await c.session.get('user')));
  */
-export class Session implements SessionApi {
+export class Session {
   #backend: SessionBackend;
   #loading: Promise<void> | undefined;
   #data = new Map<string, unknown>();
@@ -186,16 +185,6 @@ export const SESSION_KEY = 'session';
  */
 export function getSession(c: Context<any, any>): Session {
   const found = (c.get as (key: string) => unknown)(SESSION_KEY);
-  if (!(found instanceof Session)) throw new Error('No session on this request: register app.use(session({ keys })) before the routes that use c.session');
+  if (!(found instanceof Session)) throw new Error('No session on this request: register app.use(session({ keys })) before the routes that call getSession(c)');
   return found;
-}
-
-// `c.session`: one getter on the prototype, installed when this module loads (no per-request cost).
-if (!Object.hasOwn(Context.prototype, 'session')) {
-  Object.defineProperty(Context.prototype, 'session', {
-    configurable: true,
-    get(this: Context<any, any>) {
-      return getSession(this);
-    },
-  });
 }

@@ -1,9 +1,9 @@
 // The static-file middleware over any FileSource: path rules, conditional
 // requests, ranges, content types and precompressed siblings. Web Standards only.
 import type { Handler } from '../compose.ts';
-import { type Context, internals } from '../context.ts';
+import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
-import { checkHeader } from '../response.ts';
+import { checkHeader } from '../headers.ts';
 import { fileEtag, httpDate, notModified, rangeApplies } from './conditional.ts';
 import { pickEncoding } from './encoding.ts';
 import { mimeType } from './mime.ts';
@@ -57,7 +57,7 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     if (lastModified !== undefined) pairs.push(['last-modified', lastModified]);
     if (cacheControl !== undefined) pairs.push(['cache-control', cacheControl]);
     if (precompressed) pairs.push(['vary', 'Accept-Encoding']);
-    return (last = { size: file.size, mtimeMs: file.mtimeMs, etag, lastModified, pairs });
+    return (last = { size: file.size, mtimeMs: file.mtimeMs, etag, lastModified, pairs, notModified: Object.fromEntries(pairs) });
   };
 
   /** The headers every answer for a file carries, and its validators; `rel` adds the content type (a 304 has none). */
@@ -73,9 +73,7 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     const v = validatorsOf(file);
     // An If-None-Match equal to the ETag is what a client sends back most of the time.
     if (!(inm !== undefined && inm === v.etag) && !notModified(header, v.etag, useLastModified ? file.mtimeMs : undefined)) return undefined;
-    // Every value is made here from numbers or checked when the middleware was built: no check per request.
-    internals.setCheckedHeaders(c, v.pairs);
-    return c.body(null, 304);
+    return c.body(null, 304, v.notModified);
   };
 
   /** The answer for an opened file (Response, or a promise when its body is read first). */
@@ -204,6 +202,8 @@ interface Validators {
   readonly etag: string | undefined;
   readonly lastModified: string | undefined;
   readonly pairs: readonly (readonly [string, string])[];
+  /** The same pairs as a record: a 304's headers. */
+  readonly notModified: Record<string, string>;
 }
 
 /** Bytes go through c.body (the adapter's light response on Node); a stream or Blob goes out as a Response as is. */

@@ -6,7 +6,6 @@ import { type Entry, type From, linkGraph, linkGraphAsync } from './graph.ts';
 import { resolveLimits, type ViewLimits } from './limits.ts';
 import { candidates, normalizeName } from './names.ts';
 import { parseView } from './parse.ts';
-import './render.ts';
 import { VIEW_EVENT_KINDS, type ViewEvent, type ViewEventBus, type ViewRenderer } from './renderer.ts';
 import { State } from './runtime.ts';
 import { streamText } from './stream.ts';

@@ -1,4 +1,3 @@
-import './context-worker.ts';
 import { HttpError } from '../errors.ts';
 import type { EventBus } from '../events.ts';
 import { type ReplyMessage, type RunMessage, type SerializedError, serializeError, type TaskModule } from './protocol.ts';

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../adapters/node.ts';
 import { setCookie } from '../../src/cookie.ts';
 import { App } from '../../src/index.ts';
-import '../../src/request-events.ts';
 import { rawRequest, timeUntilClosed } from './raw-http.ts';
 
 async function listening(app: App, options: Parameters<typeof serve>[1] = {}) {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { basicAuth, bearerAuth, jwt, jwtPayload } from '../../src/auth/index.ts';
 import { toBase64Url } from '../../src/base64url.ts';
 import { App } from '../../src/index.ts';
-import '../../src/app-events.ts';
 
 const SECRET = 'dev-jwt-secret';
 const encoder = new TextEncoder();

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { htmlErrorPage, prefersHtml } from '../../src/error-page.ts';
 import { App, HttpError } from '../../src/index.ts';
-import '../../src/testing.ts';
 
 const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';
 

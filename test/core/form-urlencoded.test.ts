@@ -3,7 +3,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
-import '../../src/form.ts';
 
 const entries = async (data: FormData) => [...data.entries()].map(([k, v]) => [k, String(v)]);
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { setCookie } from '../../src/cookie.ts';
 import { App, validate } from '../../src/index.ts';
-import '../../src/form.ts';
 import { redirectTrailingSlash } from '../../src/trailing-slash.ts';
 
 const post = (path: string, body: string, type: string) => new Request(`http://localhost${path}`, { method: 'POST', body, headers: { 'content-type': type } });

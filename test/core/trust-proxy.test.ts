@@ -6,9 +6,9 @@ import { addressMatcher, parseIp, type TrustProxy, trustProxy } from '../../src/
 
 async function ip(trust: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}) {
   const app = new App(trust === undefined ? {} : { trustProxy: trustProxy(trust) });
-  app.bind({ runtime: 'test', address: () => socket });
+  const handle = app.bind({ runtime: 'test', address: () => socket });
   app.get('/', (c) => c.json({ ip: c.req.ip ?? null }));
-  const res = await app.fetch(new Request('http://localhost/', { headers }));
+  const res = await handle(new Request('http://localhost/', { headers }), {}, undefined);
   return ((await res.json()) as { ip: string | null }).ip;
 }
 

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { NodeResponse, respondChecked } from '../../adapters/node-response.ts';
 import { cors } from '../../src/cors/index.ts';
 import { App } from '../../src/index.ts';
-import '../../src/app-events.ts';
 
 const APP = 'https://app.example';
 const EVIL = 'https://evil.example';
@@ -21,7 +20,7 @@ function makeApp(options: Parameters<typeof cors>[0] = {}) {
   return app;
 }
 
-function preflight(app: App, origin: string, method = 'POST', headers?: string, path = '/api/notes') {
+function preflight(app: App | { fetch: (r: Request) => Response | Promise<Response> }, origin: string, method = 'POST', headers?: string, path = '/api/notes') {
   const h: Record<string, string> = { origin, 'access-control-request-method': method };
   if (headers !== undefined) h['access-control-request-headers'] = headers;
   return app.fetch(new Request(`http://localhost${path}`, { method: 'OPTIONS', headers: h }));
@@ -92,7 +91,8 @@ describe('cors > preflight', () => {
   });
   it('on Node (light responses) answers the same, with headers set earlier once each, and a fresh answer each time', async () => {
     const app = new App();
-    app.bind({ runtime: 'node', respond: respondChecked });
+    const handle = app.bind({ runtime: 'node', respond: respondChecked });
+    const node = { fetch: (r: Request) => handle(r, {}, undefined) };
     let n = 0;
     app.use(async (c, next) => {
       c.header('x-id', 'abc');
@@ -102,7 +102,7 @@ describe('cors > preflight', () => {
     });
     app.use('/api', cors({ origin: APP, headers: ['content-type'] }));
     for (let i = 1; i <= 2; i++) {
-      const res = await preflight(app, APP, 'POST', 'content-type');
+      const res = await preflight(node, APP, 'POST', 'content-type');
       expect(res).toBeInstanceOf(NodeResponse);
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe(APP);

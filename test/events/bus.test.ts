@@ -1,8 +1,6 @@
 // The event bus: subscribing, unsubscribing, and listeners that fail.
 import { describe, expect, it, vi } from 'vitest';
 import { App, EventBus, type RoveEvent } from '../../src/index.ts';
-import '../../src/request-events.ts';
-import { eventsOf } from '../../src/app-events.ts';
 
 function appWithRoute() {
   const app = new App();
@@ -77,18 +75,18 @@ describe('event bus', () => {
 
   it('observing is true only while a request event has a listener', () => {
     const app = appWithRoute();
-    expect(eventsOf(app).observing).toBe(false);
+    expect(app.events.observing).toBe(false);
     const offWorker = app.on('worker:timeout', () => {});
-    expect(eventsOf(app).observing).toBe(false);
+    expect(app.events.observing).toBe(false);
     const offComplete = app.on('request:complete', () => {});
-    expect(eventsOf(app).observing).toBe(true);
+    expect(app.events.observing).toBe(true);
     offComplete();
-    expect(eventsOf(app).observing).toBe(false);
+    expect(app.events.observing).toBe(false);
     const offAll = app.on(() => {});
-    expect(eventsOf(app).observing).toBe(true);
+    expect(app.events.observing).toBe(true);
     offAll();
     offWorker();
-    expect(eventsOf(app).observing).toBe(false);
+    expect(app.events.observing).toBe(false);
   });
 });
 
@@ -96,7 +94,7 @@ describe('listener isolation', () => {
   it('a throwing listener breaks neither the request nor the listeners after it', async () => {
     const app = appWithRoute();
     const failures: unknown[] = [];
-    eventsOf(app).onListenerError = (error) => void failures.push(error);
+    app.events.onListenerError = (error) => void failures.push(error);
     const after: number[] = [];
     app.on('request:complete', () => {
       throw new Error('listener bug');
@@ -112,7 +110,7 @@ describe('listener isolation', () => {
   it('a rejecting listener breaks nothing, and its rejection is reported', async () => {
     const app = appWithRoute();
     const failures: unknown[] = [];
-    eventsOf(app).onListenerError = (error) => void failures.push(error);
+    app.events.onListenerError = (error) => void failures.push(error);
     app.on('request:complete', async () => {
       throw new Error('async listener bug');
     });
@@ -125,7 +123,7 @@ describe('listener isolation', () => {
   it('a listener returning null or a value is not mistaken for a failure', async () => {
     const app = appWithRoute();
     const failures: unknown[] = [];
-    eventsOf(app).onListenerError = (error) => void failures.push(error);
+    app.events.onListenerError = (error) => void failures.push(error);
     app.on('request:complete', () => null as never);
     app.on('request:complete', () => 42 as never);
     expect((await app.fetch(new Request('http://localhost/'))).status).toBe(200);
@@ -134,7 +132,7 @@ describe('listener isolation', () => {
 
   it('a failing error reporter is swallowed too', async () => {
     const app = appWithRoute();
-    eventsOf(app).onListenerError = () => {
+    app.events.onListenerError = () => {
       throw new Error('reporter bug');
     };
     app.on(() => {
@@ -177,7 +175,7 @@ describe('listener isolation', () => {
 
   it('a rejecting listener hands waitUntil a promise that does not reject', async () => {
     const app = appWithRoute();
-    eventsOf(app).onListenerError = () => {};
+    app.events.onListenerError = () => {};
     const kept: Promise<unknown>[] = [];
     app.on('request:complete', () => Promise.reject(new Error('nope')));
     await app.fetch(new Request('http://localhost/'), {}, { waitUntil: (p) => void kept.push(p) });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
-import '../../src/app-events.ts';
 
 declare module '../../src/event-map.ts' {
   interface EventMap {

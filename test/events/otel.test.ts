@@ -15,7 +15,6 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventsOf } from '../../src/app-events.ts';
 import { App } from '../../src/index.ts';
 import { otel } from '../../src/otel.ts';
 
@@ -80,8 +79,8 @@ describe('rove/otel', () => {
     const { tracer, spans } = fakeTracer();
     const { meter } = fakeMeter();
     otel(app, { tracer, meter });
-    app.bind({ runtime: 'test', address: () => '198.51.100.7' });
-    await app.fetch(new Request('http://localhost/users/5', { headers: { 'user-agent': 'ua/1' } }));
+    const handle = app.bind({ runtime: 'test', address: () => '198.51.100.7' });
+    await handle(new Request('http://localhost/users/5', { headers: { 'user-agent': 'ua/1' } }), {}, undefined);
     expect(spans).toHaveLength(1);
     const span = spans[0];
     expect(span.name).toBe('GET /users/:id');
@@ -157,7 +156,7 @@ describe('rove/otel', () => {
     stop();
     await app.fetch(new Request('http://localhost/users/1'));
     expect(spans).toHaveLength(0);
-    expect(eventsOf(app).observing).toBe(false);
+    expect(app.events.observing).toBe(false);
   });
 
   it('works with the no-op API when no SDK is registered', async () => {

@@ -2,8 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutionContext } from '../../src/context.ts';
 import { App, BodyError, HttpError, type RoveEvent, type StandardSchemaV1, validate } from '../../src/index.ts';
-import '../../src/request-events.ts';
-import '../../src/form.ts';
 
 const ANY_NUMBER = {
   '~standard': { version: 1, vendor: 'test', validate: (v: unknown) => (typeof v === 'number' ? { value: v } : { issues: [{ message: 'not a number' }] }) },
@@ -41,11 +39,11 @@ function makeApp() {
 }
 
 /** Collect every event of one request. */
-async function run(app: App, input: string | Request, init?: RequestInit, ctx?: ExecutionContext) {
+async function run(app: App, input: string | Request, init?: RequestInit, ctx?: ExecutionContext, handle = app.fetch) {
   const seen: RoveEvent[] = [];
   const off = app.on((e) => void seen.push(e));
   const req = typeof input === 'string' ? new Request(`http://localhost${input}`, init) : input;
-  const res = await app.fetch(req, {}, ctx);
+  const res = await handle(req, {}, ctx);
   const body = await res.text();
   off();
   const kinds = seen.map((e) => e.kind);
@@ -201,14 +199,14 @@ describe('request events', () => {
   it('the client address comes from the binding the adapter installs, only when read', async () => {
     const app = makeApp();
     let asked = 0;
-    app.bind({
+    const handle = app.bind({
       runtime: 'test',
       address: () => {
         asked++;
         return '203.0.113.9';
       },
     });
-    const { meta } = await run(app, '/users/1');
+    const { meta } = await run(app, '/users/1', undefined, undefined, handle);
     expect(asked).toBe(0);
     expect(meta!.clientAddress).toBe('203.0.113.9');
     expect(asked).toBe(1);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { App, type RoveEvent } from '../../src/index.ts';
 import { createViews } from '../../src/views/index.ts';
-import '../../src/app-events.ts';
 
 const req = (path: string) => new Request(`http://localhost${path}`);
 

@@ -7,7 +7,6 @@ import type { ListedFile, RouteLoader } from '../../src/fs-routes/loader.ts';
 import type { RouteLoadError } from '../../src/fs-routes/mount.ts';
 import type { RouteModule } from '../../src/fs-routes/table.ts';
 import { App, type Context } from '../../src/index.ts';
-import '../../src/app-events.ts';
 
 /** Files as modules; `set` with an Error makes the import fail, as a syntax error would. */
 class MemoryLoader implements RouteLoader {

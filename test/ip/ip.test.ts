@@ -2,17 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 import { ipRestriction } from '../../src/ip/index.ts';
 import { trustProxy } from '../../src/trust-proxy.ts';
-import '../../src/app-events.ts';
 
 /** An app bound like an adapter would, so each request carries a peer address. */
 function makeApp(options: Parameters<typeof ipRestriction>[0], proxies?: string[]) {
   const app = new App({ trustProxy: proxies === undefined ? undefined : trustProxy(proxies) });
-  app.bind({ runtime: 'test', address: (_request, info) => info as string | undefined });
+  const handle = app.bind({ runtime: 'test', address: (_request, info) => info as string | undefined });
   app.use('/admin', ipRestriction(options));
   app.get('/admin', (c) => c.text(`hello ${c.req.ip}`));
   app.get('/public', (c) => c.text('public'));
   return (path: string, ip: string | undefined, headers: Record<string, string> = {}) =>
-    app.handle(new Request(`http://localhost${path}`, { headers }), undefined, undefined, ip) as Promise<Response>;
+    handle(new Request(`http://localhost${path}`, { headers }), undefined, undefined, ip) as Promise<Response>;
 }
 
 async function refused(res: Response): Promise<string> {
@@ -54,14 +53,14 @@ describe('ipRestriction', () => {
 
   it('leaves other paths alone, and emits ip:rejected', async () => {
     const app = new App();
-    app.bind({ runtime: 'test', address: (_r, info) => info as string });
+    const handle = app.bind({ runtime: 'test', address: (_r, info) => info as string });
     app.use('/admin', ipRestriction({ allow: ['10.0.0.1'] }));
     app.get('/admin', (c) => c.text('admin'));
     app.get('/public', (c) => c.text('public'));
     const seen: unknown[] = [];
     app.on('ip:rejected', (e) => void seen.push(e.metadata));
-    expect((await app.handle(new Request('http://localhost/public'), undefined, undefined, '1.2.3.4')).status).toBe(200);
-    expect((await app.handle(new Request('http://localhost/admin'), undefined, undefined, '1.2.3.4')).status).toBe(403);
+    expect((await handle(new Request('http://localhost/public'), undefined, undefined, '1.2.3.4')).status).toBe(200);
+    expect((await handle(new Request('http://localhost/admin'), undefined, undefined, '1.2.3.4')).status).toBe(403);
     expect(seen).toEqual([{ rule: 'allow', ip: '1.2.3.4', method: 'GET', path: '/admin' }]);
   });
 

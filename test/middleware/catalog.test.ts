@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { compress } from '../../src/compress/index.ts';
 import { etag, weakTag } from '../../src/etag/index.ts';
 import { App } from '../../src/index.ts';
-import '../../src/stream.ts';
 import { formatLine, logger } from '../../src/logger/index.ts';
 import { requestId } from '../../src/request-id/index.ts';
 import { cspNonce, NONCE, secureHeaders } from '../../src/secure-headers/index.ts';

@@ -119,7 +119,6 @@ describe('the rove command from the installed package', () => {
       join(app, 'first/edge.ts'),
       `import { App } from 'rove';
 import { fileRoutes } from 'rove/fs-routes';
-import 'rove/testing';
 import { createViews } from 'rove/views';
 import manifest from './routes.gen.ts';
 import views from './views.gen.ts';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 import { type SSEStream, sse } from '../../src/sse/index.ts';
-import '../../src/app-events.ts';
 
 const decoder = new TextDecoder();
 

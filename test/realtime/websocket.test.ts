@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/index.ts';
 import { upgradeWebSocket, type WebSocketOptions, type WSEvents } from '../../src/websocket/index.ts';
 import { type RawSocket, type SocketEvents, upgradeOf } from '../../src/websocket/protocol.ts';
-import '../../src/app-events.ts';
 
 const HANDSHAKE = {
   upgrade: 'websocket',

@@ -2,12 +2,10 @@
 // defaults as a header init gave, in process (test/response/http.test.ts runs the app over HTTP).
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/app.ts';
-import '../../src/stream.ts';
 import { setCookie } from '../../src/cookie.ts';
 import { errorResponse, HttpError } from '../../src/errors.ts';
 import { appendHeaders, buildResponse } from '../../src/response.ts';
 import { compileCsp, NONCE, secureHeaders } from '../../src/secure-headers/index.ts';
-import '../../src/testing.ts';
 
 describe('buildResponse', () => {
   it('gives every header, one set-cookie per value, and the status', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromBase64Url, toBase64Url } from '../../src/base64url.ts';
 import { App } from '../../src/index.ts';
-import { session } from '../../src/session/index.ts';
+import { getSession, session } from '../../src/session/index.ts';
 import { Opened } from '../../src/session/opened.ts';
 import { sealer } from '../../src/session/seal.ts';
 
@@ -165,10 +165,10 @@ describe('session > remembered cookies', () => {
     const a = new App();
     a.use(session({ keys: [KEY_A], maxAge, ...(remember === undefined ? {} : { remember }) }));
     a.get('/set', async (c) => {
-      await c.session.set('user', 'ada');
+      await getSession(c).set('user', 'ada');
       return c.text('ok');
     });
-    a.get('/get', async (c) => c.json((await c.session.all()) ?? null));
+    a.get('/get', async (c) => c.json((await getSession(c).all()) ?? null));
     return a;
   };
   const get = (a: App, cookie: string) => a.fetch(new Request('http://localhost/get', { headers: { cookie: `rove.sid=${cookie}` } }));

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
-import { cookieStore, kvStore, memoryStore, type SessionOptions, session } from '../../src/session/index.ts';
-import '../../src/app-events.ts';
+import { cookieStore, getSession, kvStore, memoryStore, type SessionOptions, session } from '../../src/session/index.ts';
 
 const KEY = 'test-session-secret-0123456789abcdef';
 const OLD_KEY = 'old-session-secret-0123456789abcdef';
@@ -12,23 +11,23 @@ function makeApp(options: Partial<SessionOptions> = {}) {
   const app = new App();
   app.use(session({ keys: [KEY], ...options }));
   app.get('/none', (c) => c.text('no session'));
-  app.get('/get', async (c) => c.json((await c.session.all()) ?? null));
-  app.get('/key', async (c) => c.json({ value: (await c.session.get(c.req.query('k') ?? '')) ?? null }));
+  app.get('/get', async (c) => c.json((await getSession(c).all()) ?? null));
+  app.get('/key', async (c) => c.json({ value: (await getSession(c).get(c.req.query('k') ?? '')) ?? null }));
   app.get('/set', async (c) => {
-    await c.session.set(c.req.query('k') ?? 'k', c.req.query('v') ?? 'v');
+    await getSession(c).set(c.req.query('k') ?? 'k', c.req.query('v') ?? 'v');
     return c.text('ok');
   });
   app.get('/big', async (c) => {
-    await c.session.set('big', 'x'.repeat(Number(c.req.query('n'))));
+    await getSession(c).set('big', 'x'.repeat(Number(c.req.query('n'))));
     return c.text('ok');
   });
   app.post('/login', async (c) => {
-    await c.session.regenerate();
-    await c.session.set('user', 'ada');
+    await getSession(c).regenerate();
+    await getSession(c).set('user', 'ada');
     return c.redirect('/', 303);
   });
   app.post('/logout', async (c) => {
-    await c.session.destroy();
+    await getSession(c).destroy();
     return c.redirect('/', 303);
   });
   return app;
@@ -114,7 +113,7 @@ describe('session > cookie store', () => {
     const app = new App({ dev: true });
     app.use(session({ keys: [KEY] }));
     app.get('/big', async (c) => {
-      await c.session.set('big', 'x'.repeat(Number(c.req.query('n'))));
+      await getSession(c).set('big', 'x'.repeat(Number(c.req.query('n'))));
       return c.text('ok');
     });
     expect((await app.fetch(new Request('http://localhost/big?n=2000'))).status).toBe(200);
@@ -130,7 +129,7 @@ describe('session > cookie store', () => {
     const app = new App({ dev: true });
     app.use(session({ keys: [KEY] }));
     app.get('/', async (c) => {
-      await c.session.set('n', 10n);
+      await getSession(c).set('n', 10n);
       return c.text('ok');
     });
     const res = await app.fetch(new Request('http://localhost/'));
@@ -189,9 +188,9 @@ describe('session > cookie store', () => {
     expect(() => session({ keys: [KEY], store: {} as never })).toThrow(/store/);
   });
 
-  it('c.session without the middleware says how to add it', async () => {
+  it('getSession(c) without the middleware says how to add it', async () => {
     const app = new App({ dev: true });
-    app.get('/', async (c) => c.json(await c.session.get('x')));
+    app.get('/', async (c) => c.json(await getSession(c).get('x')));
     const res = await app.fetch(new Request('http://localhost/'));
     expect(res.status).toBe(500);
     expect(JSON.stringify(await res.json())).toContain('app.use(session(');
@@ -202,10 +201,10 @@ describe('session > cookie store', () => {
     app.use(session({ keys: [KEY] }));
     app.post('/put', async (c) => {
       const body = (await c.req.json()) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(body)) await c.session.set(k, v);
+      for (const [k, v] of Object.entries(body)) await getSession(c).set(k, v);
       return c.text('ok');
     });
-    app.get('/all', async (c) => c.json(await c.session.all()));
+    app.get('/all', async (c) => c.json(await getSession(c).all()));
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }), async (values) => {
         const clean = JSON.parse(JSON.stringify(values));
@@ -258,7 +257,7 @@ describe('session > server stores', () => {
     const app = new App();
     app.use(session({ keys: [KEY], store: memoryStore({ maxValueSize: 100 }) }));
     app.get('/big', async (c) => {
-      await c.session.set('x', 'y'.repeat(200));
+      await getSession(c).set('x', 'y'.repeat(200));
       return c.text('ok');
     });
     expect((await app.fetch(new Request('http://localhost/big'))).status).toBe(500);
@@ -281,13 +280,13 @@ describe('session > server stores', () => {
   it('kvStore without a namespace says how to bind one', async () => {
     const app = new App({ dev: true });
     app.use(session({ keys: [KEY], store: kvStore(() => undefined as never) }));
-    app.get('/', async (c) => c.json(await c.session.get('x')));
+    app.get('/', async (c) => c.json(await getSession(c).get('x')));
     const res = await app.fetch(new Request('http://localhost/', { headers: { cookie: 'rove.sid=abc' } }));
     expect(res.status).toBe(200); // the cookie does not open: the store is never asked
     const app2 = new App({ dev: true });
     app2.use(session({ keys: [KEY], store: kvStore(() => undefined as never) }));
     app2.get('/', async (c) => {
-      await c.session.set('x', 1);
+      await getSession(c).set('x', 1);
       return c.text('ok');
     });
     const res2 = await app2.fetch(new Request('http://localhost/'));

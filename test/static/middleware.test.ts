@@ -5,7 +5,6 @@ import { serveStatic } from '../../adapters/static-node.ts';
 import { App } from '../../src/index.ts';
 import { type FileSource, inMemory, serveFrom } from '../../src/static/index.ts';
 import { prepareRoot, type StaticRoot } from './harness.ts';
-import '../../src/app-events.ts';
 
 let root: StaticRoot;
 beforeAll(() => {

@@ -3,7 +3,6 @@
 // would hold them, each Set-Cookie on its own (appendHeaders copies through a Headers there).
 import { describe, expect, it } from 'vitest';
 import { App, HttpError } from '../../src/index.ts';
-import '../../src/testing.ts';
 
 const cookies = ['a=; Max-Age=0', 'b=; Max-Age=0'];
 

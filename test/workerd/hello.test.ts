@@ -6,7 +6,6 @@ import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { app } from '../../examples/hello/app.ts';
 import { App } from '../../src/index.ts';
-import '../../src/testing.ts';
 
 /** The slice of Workers KV this test uses (the types come with the runtime, not with this repo). */
 interface KV {

@@ -7,7 +7,6 @@ import { App, HttpError, type RoveEvent } from '../../src/index.ts';
 import { createWorkerPool, type WorkerPoolOptions, type WorkerSpawner } from '../../src/workers/index.ts';
 import type { RunMessage } from '../../src/workers/protocol.ts';
 import { serveTasks } from '../../src/workers/protocol.ts';
-import '../../src/app-events.ts';
 
 const tasks = {
   default: (n: number) => n * 2,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app.ts';
-import 'rove/testing';
 
 describe('app', () => {
   it('says hello', async () => {

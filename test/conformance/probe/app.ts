@@ -1,8 +1,6 @@
 // The probe app: one route per defect of issue 11, so hostile.test.ts can reproduce each over real HTTP.
 import { App, type Handler, HttpError, Router, validate } from 'rove';
 import { setCookie } from 'rove/cookie';
-import 'rove/form';
-import 'rove/request-events';
 import { redirectTrailingSlash } from 'rove/trailing-slash';
 import { trustProxy } from 'rove/trust-proxy';
 import { z } from 'zod';

@@ -1,7 +1,6 @@
 // The realtime probe: WebSocket behaviour beyond examples/realtime's contract (idle timeout,
 // subprotocols, headers on the 101, server close codes, backpressure, events), on every runtime.
 import { App } from 'rove';
-import 'rove/events';
 import { upgradeWebSocket } from 'rove/websocket';
 
 export const app = new App();

@@ -5,7 +5,7 @@ import { basicAuth, jwt, jwtPayload } from 'rove/auth';
 import { cors } from 'rove/cors';
 import { csrf, csrfToken } from 'rove/csrf';
 import { ipRestriction } from 'rove/ip';
-import { memoryStore, session } from 'rove/session';
+import { getSession, memoryStore, session } from 'rove/session';
 
 export const SESSION_SECRET = 'conformance-session-secret-0123456789';
 export const JWT_SECRET = 'conformance-jwt-secret';
@@ -20,25 +20,25 @@ function accounts(app: App, prefix: string, options: Parameters<typeof session>[
   });
   app.post(`${prefix}/login`, async (c) => {
     const form = await c.req.form();
-    await c.session.regenerate();
-    await c.session.set('name', String(form.name ?? ''));
+    await getSession(c).regenerate();
+    await getSession(c).set('name', String(form.name ?? ''));
     return c.redirect('/', 303);
   });
   app.get(`${prefix}/me`, async (c) => {
-    const name = await c.session.get<string>('name');
+    const name = await getSession(c).get<string>('name');
     return name === undefined ? c.json({ error: 'not logged in' }, 401) : c.json({ name });
   });
   app.post(`${prefix}/logout`, async (c) => {
-    await c.session.destroy();
+    await getSession(c).destroy();
     return c.redirect('/', 303);
   });
   // Stores any form fields (`__proto__` included) and answers the whole session.
   app.post(`${prefix}/put`, async (c) => {
     const form = await c.req.form();
-    for (const key of Object.keys(form)) if (key !== '_csrf') await c.session.set(key, form[key]);
-    return c.json(await c.session.all());
+    for (const key of Object.keys(form)) if (key !== '_csrf') await getSession(c).set(key, form[key]);
+    return c.json(await getSession(c).all());
   });
-  app.get(`${prefix}/all`, async (c) => c.json(await c.session.all()));
+  app.get(`${prefix}/all`, async (c) => c.json(await getSession(c).all()));
   app.get(`${prefix}/untouched`, (c) => c.text('no session work'));
 }
 

@@ -2,7 +2,7 @@
 import { App } from 'rove';
 import { toWorker } from 'rove/cloudflare';
 import { csrf, csrfToken } from 'rove/csrf';
-import { type KVNamespaceLike, kvStore, session } from 'rove/session';
+import { getSession, type KVNamespaceLike, kvStore, session } from 'rove/session';
 import { SESSION_SECRET } from './app.ts';
 
 type Bindings = { SESSIONS: KVNamespaceLike };
@@ -12,16 +12,16 @@ app.get('/', (c) => c.text('ok'));
 app.get('/login', async (c) => c.json({ token: await csrfToken(c) }));
 app.post('/login', async (c) => {
   const form = await c.req.form();
-  await c.session.regenerate();
-  await c.session.set('name', String(form.name));
+  await getSession(c).regenerate();
+  await getSession(c).set('name', String(form.name));
   return c.redirect('/', 303);
 });
 app.get('/me', async (c) => {
-  const name = await c.session.get<string>('name');
+  const name = await getSession(c).get<string>('name');
   return name === undefined ? c.json({ error: 'not logged in' }, 401) : c.json({ name });
 });
 app.post('/logout', async (c) => {
-  await c.session.destroy();
+  await getSession(c).destroy();
   return c.redirect('/', 303);
 });
 

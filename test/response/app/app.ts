@@ -3,7 +3,6 @@
 import { App, type Context, HttpError } from 'rove';
 import { setCookie } from 'rove/cookie';
 import { secureHeaders } from 'rove/secure-headers';
-import 'rove/stream';
 
 export const app = new App();
 
