@@ -11,9 +11,12 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const TEMPLATE = join(HERE, 'template');
 const { version } = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8'));
 
-// The tools the app's scripts use, at the versions Rove itself is tested with.
+// The tools the app's scripts use, at the versions Rove itself is tested with. Deno and Bun
+// come from npm as well, so every start:* script runs after `npm install` alone.
 export const DEV_DEPENDENCIES = {
   '@types/node': '20.19.43',
+  bun: '1.4.5',
+  deno: '2.9.6',
   tsx: '4.23.15',
   typescript: '5.9.3',
   vitest: '3.2.7',
@@ -47,6 +50,12 @@ export function packageName(dir) {
   return name || 'rove-app';
 }
 
+// Expanded by the sh that npm runs scripts with: HOST and PORT, or the entries' defaults.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+const HOST = '${HOST:-127.0.0.1}';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+const PORT = '${PORT:-8000}';
+
 function packageJson(name, rove) {
   return {
     name,
@@ -54,11 +63,13 @@ function packageJson(name, rove) {
     private: true,
     type: 'module',
     scripts: {
-      start: 'tsx src/node.ts',
+      start: 'npm run start:node',
+      // node, deno and bun entries read PORT and HOST themselves; deno serve and wrangler dev take flags.
+      'start:node': 'tsx src/node.ts',
       'start:deno': 'deno run --allow-net --allow-env --allow-read src/deno.ts',
       'start:bun': 'bun src/bun.ts',
-      'start:deploy': 'deno serve --allow-env --allow-read src/deploy.ts',
-      'start:workers': 'wrangler dev',
+      'start:deploy': `deno serve --allow-env --allow-read --host ${HOST} --port ${PORT} src/deploy.ts`,
+      'start:workers': `wrangler dev --ip ${HOST} --port ${PORT}`,
       deploy: 'wrangler deploy',
       test: 'vitest run',
       typecheck: 'tsc --noEmit',

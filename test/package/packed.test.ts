@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 import { workerdConfig } from '../../bench/lib/workerd.ts';
 import { packageExports } from './exports.ts';
+import { ready } from './ready.ts';
 
 let work: string;
 let app: string;
@@ -81,7 +82,7 @@ describe('the packed package', () => {
 
   it("runs the new app's own tests (vitest, app.request)", () => {
     const out = run(process.execPath, [join(app, 'node_modules/vitest/vitest.mjs'), 'run'], app);
-    expect(out).toMatch(/Tests\s+4 passed/);
+    expect(out).toMatch(/Tests\s+5 passed/);
   }, 120_000);
 
   it('type-checks with tsc --noEmit against the installed types', () => {
@@ -260,17 +261,3 @@ describe.each(['node', 'deno', 'bun'] as const)("a newcomer's first app on %s, f
     expect(await (await fetch(`${url}/pages/intro`)).text()).toBe('page intro');
   });
 });
-
-async function ready(child: Child, url: string, runtime: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exited) throw new Error(`${runtime} exited: ${child.output()}`);
-    try {
-      if ((await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${runtime} did not start: ${child.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

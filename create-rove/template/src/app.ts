@@ -1,9 +1,14 @@
 import { App } from 'rove';
+import { serveStatic } from 'rove/static';
 
 type Bindings = { GREETING?: string };
 
 /** The app: written once, served by every entry next to it (node.ts, deno.ts, bun.ts, deploy.ts, worker.ts). */
 export const app = new App<{ Bindings: Bindings }>();
+
+// public/ as /static/*: from the disk on Node, Deno and Bun (the path is relative to where the
+// app starts: npm scripts start it in the app's folder); on Workers from [assets] in wrangler.toml.
+app.use('/static', serveStatic({ root: './public', prefix: '/static', cacheControl: 'public, max-age=3600' }));
 
 app.get('/', (c) => c.json({ hello: 'world' }));
 

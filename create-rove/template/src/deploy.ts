@@ -1,4 +1,4 @@
-// Deno Deploy, or locally: deno serve --allow-env --allow-read src/deploy.ts
+// Deno Deploy, or locally: npm run start:deploy (deno serve; PORT and HOST pick the address).
 import { toDeploy } from 'rove/deno-deploy';
 import { app } from './app.ts';
 

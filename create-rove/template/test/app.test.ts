@@ -18,6 +18,13 @@ describe('app', () => {
     expect(await res.json()).toEqual({ a: 1 });
   });
 
+  it('serves public/ as /static/', async () => {
+    const res = await app.request('/static/hello.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(await res.text()).toBe('Hello from public/hello.txt\n');
+  });
+
   it('reads bindings from the env argument', async () => {
     const res = await app.request('/env', undefined, { GREETING: 'Hi from a test' });
     expect(await res.text()).toBe('Hi from a test');
