@@ -24,11 +24,12 @@ export interface AppOptions {
   /** The worker pool handlers reach as `c.worker` (`createWorkerPool` from rove/workers); without one, `c.worker.run()` answers 503. */
   workers?: WorkerPool;
   /**
-   * Which proxies in front of the server may name the client for `c.req.ip` (through `Forwarded` or
-   * `X-Forwarded-For`): `trustProxy(hops | addresses | predicate)` from `rove/trust-proxy`. Default: none,
-   * so `c.req.ip` is the connection's peer and those headers are ignored.
+   * Which proxies in front of the server may name the client for `c.req.ip` and its protocol for
+   * `c.req.protocol` (through `X-Forwarded-For` and `X-Forwarded-Proto`, or `Forwarded` when
+   * chosen): `trustProxy(hops | addresses | predicate, options?)` from `rove/trust-proxy`.
+   * Default: none, so `c.req.ip` is the connection's peer and those headers are ignored.
    */
-  trustProxy?: ClientAddressRule;
+  trustProxy?: ProxyRule;
   /**
    * How the default error answer looks to a client that asks for HTML: `htmlErrorPage` from
    * `rove/error-page` gives browsers a short HTML page. Default: problem+json for every client.
@@ -42,8 +43,12 @@ export interface AppOptions {
  */
 export type TrailingSlashRule = (c: Context<any, any>, routed: (path: string) => boolean) => Response | undefined;
 
-/** From the connection's peer address (when the runtime gives one) and the request, the client's address. */
-export type ClientAddressRule = (socket: string | undefined, request: { readonly headers: Headers }) => string | undefined;
+/** What `trustProxy()` gives the app: from the connection's peer address (when the runtime gives one) and the request, the client's address and protocol. */
+export interface ProxyRule {
+  clientIp(socket: string | undefined, request: { readonly headers: Headers }): string | undefined;
+  /** The protocol a trusted proxy says the client used; undefined when the peer is not trusted or says nothing usable. */
+  protocol(socket: string | undefined, request: { readonly headers: Headers }): 'http' | 'https' | undefined;
+}
 
 /**
  * What an adapter tells the app for the requests its server receives (`app.bind` returns their

@@ -1,5 +1,5 @@
 import { type AppParts, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
-import type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
+import type { AppOptions, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, state } from './context.ts';
@@ -68,7 +68,7 @@ export class App<E extends Env = Env> {
   /** What requests through `app.fetch` and `app.request` get: plain Responses, no adapter hooks. */
   #entry: Entry;
   #events = new EventBus();
-  #clientIp: NonNullable<AppOptions['trustProxy']>;
+  #proxies: ProxyRule | undefined;
   #reported = false;
   #errorPage: ErrorPage | undefined;
   #trailingSlash: TrailingSlashRule | undefined;
@@ -84,9 +84,9 @@ export class App<E extends Env = Env> {
     };
     this.#errorPage = options.errorPage;
     this.#trailingSlash = options.trailingSlash;
-    const clientIp = options.trustProxy ?? ((socket: string | undefined) => socket);
-    if (typeof clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
-    this.#clientIp = clientIp;
+    const proxies = options.trustProxy;
+    if (proxies !== undefined && typeof proxies?.clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
+    this.#proxies = proxies;
     // Features that emit from elsewhere switch on and off as listeners come and go.
     options.workers?.attach(this.#events);
     options.views?.attach?.(this.#events);
@@ -111,7 +111,7 @@ export class App<E extends Env = Env> {
   }
 
   #makeEntry(binding: ServerBinding): Entry {
-    const clientIp = this.#clientIp;
+    const proxies = this.#proxies;
     const address = binding.address;
     return {
       bodyLimit: this.settings.bodyLimit,
@@ -122,7 +122,11 @@ export class App<E extends Env = Env> {
       respond: binding.respond,
       header: binding.header,
       finish: binding.finish,
-      clientIp: (request, info) => clientIp(address?.(request, info), request),
+      clientIp: (request, info) => {
+        const socket = address?.(request, info);
+        return proxies === undefined ? socket : proxies.clientIp(socket, request);
+      },
+      protocol: (request, info) => (proxies === undefined ? undefined : proxies.protocol(address?.(request, info), request)),
     };
   }
 

@@ -45,6 +45,8 @@ export interface ContextConfig {
   header: ((request: RequestLike, name: string) => string | null) | undefined;
   /** The client address of a request: the adapter's socket address, then the app's trustProxy rule. */
   clientIp(request: RequestLike, info: unknown): string | undefined;
+  /** The protocol a trusted proxy names for the request, if any (the app's trustProxy rule). */
+  protocol(request: RequestLike, info: unknown): 'http' | 'https' | undefined;
 }
 
 type Bindings<E extends Env> = E['Bindings'] extends object ? E['Bindings'] : Record<string, unknown>;

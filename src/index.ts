@@ -1,7 +1,7 @@
 // The core: the app, its context, routing, errors, events and validation.
 // Optional features live on their own subpaths (rove/views, rove/workers, rove/fs-routes, rove/otel).
 export { App, type ErrorHandler, type NotFoundHandler } from './app.ts';
-export type { AppOptions, ClientAddressRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
+export type { AppOptions, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 export { bodyLimit } from './body-limit.ts';
 export type { Handler, Next } from './compose.ts';
 export {

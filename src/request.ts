@@ -8,6 +8,7 @@ import type { Params } from './router.ts';
 /** What the request side reads from the app (ContextConfig satisfies it). */
 interface RequestScope {
   clientIp(request: RequestLike, info: unknown): string | undefined;
+  protocol(request: RequestLike, info: unknown): 'http' | 'https' | undefined;
   /** The adapter's `request.headers.get(name)` that need not build the headers (Deno). */
   header?(request: RequestLike, name: string): string | null;
 }
@@ -85,6 +86,17 @@ export class RoveRequest<K extends string = string> {
   get ip(): string | undefined {
     if (this.#ip === null) this.#ip = this.#scope.clientIp(this.#original, this.#info);
     return this.#ip;
+  }
+
+  /**
+   * `'https'` or `'http'`: what a trusted proxy (the app's `trustProxy`) says the client used,
+   * else the scheme of the request URL. An untrusted peer's forwarding headers are ignored.
+   *
+   * @example
+   * if (c.req.protocol !== 'https') return c.redirect(`https://${c.req.header('host')}${c.req.path}`, 308);
+   */
+  get protocol(): 'http' | 'https' {
+    return this.#scope.protocol(this.#original, this.#info) ?? (this.#raw.url.startsWith('https:') ? 'https' : 'http');
   }
 
   get method(): string {

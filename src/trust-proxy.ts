@@ -1,6 +1,6 @@
-// rove/trust-proxy: who the client is when proxies stand in front of the app.
-// Apart from the core so that an app which trusts no proxy bundles none of this.
-import type { ClientAddressRule } from './app-types.ts';
+// rove/trust-proxy: who the client is, and which protocol it used, when proxies stand in front
+// of the app. Apart from the core so that an app which trusts no proxy bundles none of this.
+import type { ProxyRule } from './app-types.ts';
 
 /**
  * Which proxies may tell the app who the client is:
@@ -10,26 +10,42 @@ export type TrustProxy = number | readonly string[] | ((address: string) => bool
 
 const MAX_FORWARDED = 64;
 
+/** Which header the trusted proxies write. */
+export interface TrustProxyOptions {
+  /**
+   * `'x-forwarded-for'` (the default, with `X-Forwarded-Proto`): what nginx, most load balancers
+   * and CDNs append. `'forwarded'`: RFC 7239's `Forwarded` (`for=` and `proto=`), for proxies
+   * configured to write it. Only the chosen header is read, whatever the client sent: a proxy
+   * that appends one header passes the other through from the client untouched.
+   */
+  header?: 'x-forwarded-for' | 'forwarded';
+}
+
 /**
- * The rule for `new App({ trustProxy })`: starting from the socket's peer,
- * walk leftwards through `Forwarded` (else `X-Forwarded-For`) while the
- * current address is a trusted proxy; the first untrusted one is the client.
- * The rule is compiled here, once; a bad count, address or prefix throws.
+ * The rule for `new App({ trustProxy })`: starting from the socket's peer, walk leftwards
+ * through the forwarded addresses while the current address is a trusted proxy; the first
+ * untrusted one is the client (`c.req.ip`). When the peer is trusted, its forwarded protocol
+ * is the request's (`c.req.protocol`: a TLS-terminating proxy makes `https` count). The rule is
+ * compiled here, once; a bad count, address or prefix throws.
  *
  * @example
  * import { trustProxy } from 'rove/trust-proxy';
  * new App({ trustProxy: trustProxy(1) });                       // one proxy, whatever its address
  * new App({ trustProxy: trustProxy(['10.0.0.0/8', '::1']) });   // these addresses or ranges
  * new App({ trustProxy: trustProxy((a) => a.startsWith('10.')) });
+ * new App({ trustProxy: trustProxy(1, { header: 'forwarded' }) }); // a proxy that writes RFC 7239
  */
-export function trustProxy(trust: TrustProxy): ClientAddressRule {
-  if (trust === 0) return (socket) => socket;
-  if (typeof trust === 'number') {
-    if (!Number.isInteger(trust) || trust < 0) throw new RangeError('trustProxy needs a whole number of hops');
-    return (socket, request) => walk(socket, request, (_address, hop) => hop < trust);
-  }
-  const trusted = typeof trust === 'function' ? trust : addressMatcher(trust);
-  return (socket, request) => walk(socket, request, (address) => trusted(address));
+export function trustProxy(trust: TrustProxy, options: TrustProxyOptions = {}): ProxyRule {
+  const header = options.header ?? 'x-forwarded-for';
+  if (header !== 'x-forwarded-for' && header !== 'forwarded') throw new TypeError("trustProxy: header is 'x-forwarded-for' or 'forwarded'");
+  const rfc7239 = header === 'forwarded';
+  if (typeof trust === 'number' && (!Number.isInteger(trust) || trust < 0)) throw new RangeError('trustProxy needs a whole number of hops');
+  const trusted: (address: string, hop: number) => boolean =
+    typeof trust === 'number' ? (_address, hop) => hop < trust : typeof trust === 'function' ? (address) => trust(address) : addressMatcher(trust);
+  return {
+    clientIp: (socket, request) => walk(socket, request, trusted, rfc7239),
+    protocol: (socket, request) => (socket !== undefined && trusted(socket, 0) ? forwardedProto(request.headers, rfc7239) : undefined),
+  };
 }
 
 /**
@@ -37,13 +53,18 @@ export function trustProxy(trust: TrustProxy): ClientAddressRule {
  * current one is trusted; the first untrusted address is the client. A
  * forwarded entry that is not an IP address stops the walk where it is.
  */
-function walk(socket: string | undefined, request: { readonly headers: Headers }, trusted: (address: string, hop: number) => boolean): string | undefined {
+function walk(
+  socket: string | undefined,
+  request: { readonly headers: Headers },
+  trusted: (address: string, hop: number) => boolean,
+  rfc7239: boolean,
+): string | undefined {
   if (socket === undefined) return undefined;
   let current = socket;
   let chain: string[] | undefined;
   for (let hop = 0; trusted(current, hop); hop++) {
     // Headers are read only when the socket's peer is trusted (a lazy Headers object stays unbuilt otherwise).
-    chain ??= forwardedFor(request.headers);
+    chain ??= rfc7239 ? forwardedFor(request.headers) : xForwardedFor(request.headers);
     const next = chain.pop();
     if (next === undefined || parseIp(next) === null) return current;
     current = next;
@@ -51,22 +72,58 @@ function walk(socket: string | undefined, request: { readonly headers: Headers }
   return current;
 }
 
-/** The `for=` addresses of `Forwarded` (RFC 7239) when present, else of `X-Forwarded-For`, left to right. */
+/** The `for=` addresses of `Forwarded` (RFC 7239), left to right: the rightmost ones, which trusted proxies wrote. */
 function forwardedFor(headers: Headers): string[] {
   const forwarded = headers.get('forwarded');
-  const out: string[] = [];
-  if (forwarded !== null) {
-    // The rightmost entries: those the trusted proxies wrote (a client writes the left).
-    for (const element of forwarded.split(',').slice(-MAX_FORWARDED)) {
-      const pair = element.split(';').find((p) => p.trim().toLowerCase().startsWith('for='));
-      out.push(pair === undefined ? '' : stripPort(pair.trim().slice(4).replace(/^"|"$/g, '')));
-    }
-    return out;
-  }
+  if (forwarded === null) return [];
+  return forwarded
+    .split(',')
+    .slice(-MAX_FORWARDED)
+    .map((element) => {
+      const value = param(element, 'for');
+      return value === undefined ? '' : stripPort(value);
+    });
+}
+
+/** The addresses of `X-Forwarded-For`, left to right: the rightmost ones, which trusted proxies appended. */
+function xForwardedFor(headers: Headers): string[] {
   const xff = headers.get('x-forwarded-for');
-  if (xff === null) return out;
-  for (const entry of xff.split(',').slice(-MAX_FORWARDED)) out.push(stripPort(entry.trim()));
-  return out;
+  if (xff === null) return [];
+  return xff
+    .split(',')
+    .slice(-MAX_FORWARDED)
+    .map((entry) => stripPort(entry.trim()));
+}
+
+/**
+ * The protocol the trusted proxy next to the server says the request came in with: the last
+ * element of `Forwarded` (the one that proxy wrote), or the last value of `X-Forwarded-Proto`.
+ * Anything but http or https is ignored.
+ */
+function forwardedProto(headers: Headers, rfc7239: boolean): 'http' | 'https' | undefined {
+  let value: string | undefined;
+  if (rfc7239) {
+    const forwarded = headers.get('forwarded');
+    if (forwarded !== null) value = param(forwarded.slice(forwarded.lastIndexOf(',') + 1), 'proto');
+  } else {
+    const xfp = headers.get('x-forwarded-proto');
+    if (xfp !== null) value = xfp.slice(xfp.lastIndexOf(',') + 1).trim();
+  }
+  const proto = value?.toLowerCase();
+  return proto === 'https' || proto === 'http' ? proto : undefined;
+}
+
+/** One parameter of a `Forwarded` element (`for=`, `proto=`), unquoted. */
+function param(element: string, name: string): string | undefined {
+  for (const pair of element.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq !== -1 && pair.slice(0, eq).trim().toLowerCase() === name)
+      return pair
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
+  }
+  return undefined;
 }
 
 /** `[v6]:port` → `v6`, `v4:port` → `v4`; a bare IPv6 address stays as it is. */

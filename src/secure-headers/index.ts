@@ -87,7 +87,7 @@ export function secureHeaders(options: SecureHeadersOptions = {}): Handler {
   const onHttps: [string, string][] = hsts === undefined ? fixed : [...fixed, ['strict-transport-security', hsts]];
 
   return (c, next) => {
-    const pairs = c.req.url.startsWith('https:') ? onHttps : fixed;
+    const pairs = c.req.protocol === 'https' ? onHttps : fixed;
     for (let i = 0; i < pairs.length; i++) c.header(pairs[i][0], pairs[i][1]);
     if (csp?.usesNonce) c.header(cspName, csp.build(cspNonce(c)));
     return next();

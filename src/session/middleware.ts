@@ -16,7 +16,7 @@ export interface SessionCookieOptions {
   sameSite?: 'Strict' | 'Lax' | 'None';
   /** Default true: scripts in the page cannot read the cookie. */
   httpOnly?: boolean;
-  /** Default `'auto'`: Secure when the request URL is https. Behind a TLS proxy, set true (or set trustProxy). */
+  /** Default `'auto'`: Secure when the request is https (`c.req.protocol`: behind a TLS proxy, with the app's trustProxy). */
   secure?: boolean | 'auto';
   partitioned?: boolean;
   /** Send the cookie without Max-Age, so the browser drops it when it closes (the session still expires after maxAge). */
@@ -198,7 +198,7 @@ async function commit(c: Context<any, any>, s: Session, config: Config): Promise
 }
 
 function cookieOptions(c: Context<any, any>, config: Config, maxAge: number | undefined): CookieOptions {
-  const secure = config.secure === 'auto' ? c.req.url.startsWith('https:') : config.secure;
+  const secure = config.secure === 'auto' ? c.req.protocol === 'https' : config.secure;
   return { ...config.base, secure: secure || undefined, maxAge };
 }
 

@@ -2,14 +2,19 @@ import { isIP } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
-import { addressMatcher, parseIp, type TrustProxy, trustProxy } from '../../src/trust-proxy.ts';
+import { addressMatcher, parseIp, type TrustProxy, type TrustProxyOptions, trustProxy } from '../../src/trust-proxy.ts';
 
-async function ip(trust: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}) {
-  const app = new App(trust === undefined ? {} : { trustProxy: trustProxy(trust) });
+/** What the app sees behind a peer at `socket`: `c.req.ip` and `c.req.protocol`. */
+async function seen(trust: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}, options?: TrustProxyOptions) {
+  const app = new App(trust === undefined ? {} : { trustProxy: trustProxy(trust, options) });
   const handle = app.bind({ runtime: 'test', address: () => socket });
-  app.get('/', (c) => c.json({ ip: c.req.ip ?? null }));
+  app.get('/', (c) => c.json({ ip: c.req.ip ?? null, protocol: c.req.protocol }));
   const res = await handle(new Request('http://localhost/', { headers }), {}, undefined);
-  return ((await res.json()) as { ip: string | null }).ip;
+  return (await res.json()) as { ip: string | null; protocol: string };
+}
+
+async function ip(trust: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}, options?: TrustProxyOptions) {
+  return (await seen(trust, socket, headers, options)).ip;
 }
 
 describe('c.req.ip', () => {
@@ -39,16 +44,26 @@ describe('c.req.ip', () => {
     expect(await ip(trust, '::ffff:10.0.0.9', { 'x-forwarded-for': '198.51.100.1' })).toBe('198.51.100.1');
   });
 
-  it('reads Forwarded (RFC 7239) before X-Forwarded-For, stripping quotes, brackets and ports', async () => {
+  it('reads Forwarded (RFC 7239) when chosen, stripping quotes, brackets and ports', async () => {
+    const rfc = { header: 'forwarded' } as const;
     const headers = { forwarded: 'for=198.51.100.1;proto=https, for="[2001:db8::7]:4711"', 'x-forwarded-for': '6.6.6.6' };
-    expect(await ip(1, '10.0.0.9', headers)).toBe('2001:db8::7');
-    expect(await ip(2, '10.0.0.9', headers)).toBe('198.51.100.1');
-    expect(await ip(1, '10.0.0.9', { forwarded: 'for=192.0.2.43:8080' })).toBe('192.0.2.43');
+    expect(await ip(1, '10.0.0.9', headers, rfc)).toBe('2001:db8::7');
+    expect(await ip(2, '10.0.0.9', headers, rfc)).toBe('198.51.100.1');
+    expect(await ip(1, '10.0.0.9', { forwarded: 'For = 192.0.2.43:8080' }, rfc)).toBe('192.0.2.43');
+  });
+
+  it('reads only the configured header: a client-sent Forwarded cannot spoof the address an appending proxy wrote', async () => {
+    // nginx appends X-Forwarded-For and passes the client's Forwarded through untouched.
+    const spoofed = { forwarded: 'for=6.6.6.6', 'x-forwarded-for': '203.0.113.9' };
+    expect(await ip(1, '10.0.0.9', spoofed)).toBe('203.0.113.9');
+    // And the other way round, for a proxy that writes Forwarded.
+    expect(await ip(1, '10.0.0.9', { forwarded: 'for=203.0.113.9', 'x-forwarded-for': '6.6.6.6' }, { header: 'forwarded' })).toBe('203.0.113.9');
+    expect(() => trustProxy(1, { header: 'x-real-ip' as never })).toThrow(TypeError);
   });
 
   it('stops at an entry that is not an IP address, so garbage never becomes the client address', async () => {
     expect(await ip(2, '10.0.0.9', { 'x-forwarded-for': 'evil, 10.0.0.3' })).toBe('10.0.0.3');
-    expect(await ip(1, '10.0.0.9', { forwarded: 'for=unknown' })).toBe('10.0.0.9');
+    expect(await ip(1, '10.0.0.9', { forwarded: 'for=unknown' }, { header: 'forwarded' })).toBe('10.0.0.9');
     expect(await ip(['10.0.0.0/8'], '10.0.0.9', { 'x-forwarded-for': '<script>' })).toBe('10.0.0.9');
   });
 
@@ -79,7 +94,8 @@ describe('c.req.ip against a long forwarding chain', () => {
   it('reads the rightmost entries, which trusted proxies wrote, however many a client prepends', async () => {
     const forged = Array.from({ length: 200 }, (_, i) => `6.6.6.${i % 250}`).join(', ');
     expect(await ip(1, '10.0.0.9', { 'x-forwarded-for': `${forged}, 198.51.100.1` })).toBe('198.51.100.1');
-    expect(await ip(1, '10.0.0.9', { forwarded: `${forged.replaceAll('6.6', 'for=6.6')}, for=198.51.100.2` })).toBe('198.51.100.2');
+    const forwarded = `${forged.replaceAll('6.6', 'for=6.6')}, for=198.51.100.2`;
+    expect(await ip(1, '10.0.0.9', { forwarded }, { header: 'forwarded' })).toBe('198.51.100.2');
   });
 });
 
@@ -107,5 +123,26 @@ describe('parseIp (property)', () => {
       ),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe('c.req.protocol behind a proxy', () => {
+  it('is https when a trusted proxy says X-Forwarded-Proto: https (its own, last, value)', async () => {
+    expect((await seen(1, '10.0.0.9', { 'x-forwarded-proto': 'https' })).protocol).toBe('https');
+    expect((await seen(['10.0.0.0/8'], '10.0.0.9', { 'x-forwarded-proto': 'http, HTTPS' })).protocol).toBe('https');
+    expect((await seen(1, '10.0.0.9', { 'x-forwarded-proto': 'https, http' })).protocol).toBe('http');
+  });
+
+  it('reads proto= of the last Forwarded element when Forwarded is chosen', async () => {
+    const rfc = { header: 'forwarded' } as const;
+    expect((await seen(1, '10.0.0.9', { forwarded: 'for=6.6.6.6;proto=http, for=203.0.113.9;proto=https' }, rfc)).protocol).toBe('https');
+    expect((await seen(1, '10.0.0.9', { forwarded: 'for=203.0.113.9', 'x-forwarded-proto': 'https' }, rfc)).protocol).toBe('http');
+  });
+
+  it('ignores what an untrusted peer says, and anything but http or https', async () => {
+    expect((await seen(undefined, '203.0.113.5', { 'x-forwarded-proto': 'https' })).protocol).toBe('http');
+    expect((await seen(['10.0.0.0/8'], '203.0.113.5', { 'x-forwarded-proto': 'https' })).protocol).toBe('http');
+    expect((await seen(1, '10.0.0.9', { 'x-forwarded-proto': 'javascript' })).protocol).toBe('http');
+    expect((await seen(1, undefined, { 'x-forwarded-proto': 'https' })).protocol).toBe('http');
   });
 });

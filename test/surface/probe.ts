@@ -295,6 +295,8 @@ const REQUEST = {
   'RoveRequest.path': async () => same(await value((c) => c.req.path), '/probe/7'),
   // The address where the runtime gives one; app.request has none.
   'RoveRequest.ip': async () => same(await value((c) => typeof c.req.ip), 'undefined'),
+  // No proxy is trusted on a bare app: the request URL's scheme.
+  'RoveRequest.protocol': async () => same(await value((c) => c.req.protocol, { headers: { 'x-forwarded-proto': 'https' } }), 'http'),
   'RoveRequest.method': async () => same(await value((c) => c.req.method, post('x')), 'POST'),
   'RoveRequest.url': async () => same(await value((c) => c.req.url), `http://localhost${URL_}`),
   'RoveRequest.headers': async () => same(await value((c) => c.req.headers instanceof Headers && c.req.headers.get('x-a'), { headers: { 'x-a': '1' } }), '1'),
