@@ -276,7 +276,14 @@ export class App<E extends Env = Env> {
     try {
       if (long) throw new HttpError(414, 'URL too long');
       path = normalizePath(raw);
-      match = router.match(request.method, path, this.settings.maxParamLength);
+      // A Request cannot hold TRACE or TRACK (fetch forbids them), and echoing a request is not
+      // something an app should do by accident: refused before any middleware could touch c.req.raw.
+      const method = request.method;
+      if (method === 'TRACE' || method === 'TRACK') {
+        const allow = router.allowed(path).filter((m) => m !== 'OPTIONS');
+        throw new HttpError(405, `${method} is not supported`, { headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
+      }
+      match = router.match(method, path, this.settings.maxParamLength);
       // A malformed escape: no param decodes, and no middleware scope can be decided.
       if (match ? match.malformed : path.includes('%') && decodeSegments(path) === null) throw new HttpError(400, MALFORMED);
       if (match?.tooLong !== undefined) throw new HttpError(414, `Path parameter "${match.tooLong}" is too long`);
@@ -367,6 +374,7 @@ export class App<E extends Env = Env> {
 
   #add(method: string, path: string, handlers: Handler[]): this {
     if (handlers.length === 0) throw new Error(`No handler: ${path}`);
+    if (method === 'TRACE' || method === 'TRACK') throw new Error(`${method} routes are not supported: every ${method} request answers 405`);
     // A bad pattern or a route this app already has throws here, not at the first request.
     this.#registered.add(method, path, null);
     this.#routes.push({ method, path, handlers });

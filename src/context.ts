@@ -234,9 +234,10 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     const h = (this.#headers ??= {});
     if (value === undefined) {
       delete h[key];
-    } else if (options?.append && h[key] !== undefined) {
+    } else if (options?.append) {
+      // An array even for one value: the response's own value of this header is kept beside it.
       const prev = h[key];
-      h[key] = typeof prev === 'string' ? [prev, value] : [...prev, value];
+      h[key] = prev === undefined ? [value] : typeof prev === 'string' ? [prev, value] : [...prev, value];
     } else {
       h[key] = value;
     }

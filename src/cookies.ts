@@ -9,9 +9,10 @@ export function parseCookies(header: string | null, limit = 100): Record<string,
     if (++count > limit) break;
     const eq = part.indexOf('=');
     if (eq === -1) continue;
-    const name = part.slice(0, eq).trim();
+    // Only SP and HTAB surround a name or value (RFC 6265): a name padded with U+00A0 is another name.
+    const name = trimSpace(part.slice(0, eq));
     if (!name || name in out) continue;
-    let value = part.slice(eq + 1).trim();
+    let value = trimSpace(part.slice(eq + 1));
     if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
     if (value.includes('%')) {
       try {
@@ -23,6 +24,12 @@ export function parseCookies(header: string | null, limit = 100): Record<string,
     out[name] = value;
   }
   return out;
+}
+
+const EDGE_SPACE = /^[ \t]+|[ \t]+$/g;
+
+function trimSpace(text: string): string {
+  return text.replace(EDGE_SPACE, '');
 }
 
 export interface CookieOptions {
@@ -54,7 +61,13 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   out += `; Path=${attribute('path', options.path ?? '/')}`;
   if (options.httpOnly) out += '; HttpOnly';
   if (options.secure || options.sameSite === 'None' || options.partitioned) out += '; Secure';
-  if (options.sameSite) out += `; SameSite=${options.sameSite}`;
+  if (options.sameSite !== undefined) {
+    // Typed, but untyped JS can pass anything: "Strict; Domain=evil" must not become attributes.
+    if (options.sameSite !== 'Strict' && options.sameSite !== 'Lax' && options.sameSite !== 'None') {
+      throw new TypeError(`Cookie sameSite must be "Strict", "Lax" or "None", not ${JSON.stringify(options.sameSite)}`);
+    }
+    out += `; SameSite=${options.sameSite}`;
+  }
   if (options.partitioned) out += '; Partitioned';
   return out;
 }

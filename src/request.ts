@@ -191,7 +191,8 @@ export class RoveRequest<K extends string = string> {
    */
   #native(): boolean {
     const length = this.#header('content-length');
-    return length !== null && Number(length) <= this.#limit();
+    // Transfer-Encoding overrides Content-Length (RFC 9112 §6.1): then only counting the bytes read holds the limit.
+    return length !== null && Number(length) <= this.#limit() && this.#header('transfer-encoding') === null;
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
