@@ -1,5 +1,5 @@
 import { readBody } from './body.ts';
-import { BodyError } from './errors.ts';
+import { BodyError, HttpError } from './errors.ts';
 import { readForm, readFormData } from './form-body.ts';
 import type { ParamName, ParamValue, PathParams } from './path-params.ts';
 import { queryValue } from './query.ts';
@@ -180,7 +180,7 @@ export class RoveRequest<K extends string = string> {
     // A native text or JSON reader took the body (json() set without text() means the native one).
     if (this.#text !== undefined || this.#json !== undefined) return this.text().then((t) => encoder.encode(t));
     const limit = this.#limit();
-    if (this.#native()) return raw.arrayBuffer().then((b) => new Uint8Array(b));
+    if (this.#native()) return raw.arrayBuffer().then((b) => new Uint8Array(b), endedEarly);
     return readBody(raw.body, this.#header('content-length'), limit);
   }
 
@@ -204,7 +204,11 @@ export class RoveRequest<K extends string = string> {
     if (this.#text !== undefined) return this.#text;
     // Only the native JSON reader leaves json() set and text() unset: serialise the value again.
     if (this.#json !== undefined) return (this.#text = this.#json.then((v) => JSON.stringify(v)));
-    if (this.#bytes === undefined && this.#native()) return (this.#text = this.#raw.text());
+    if (this.#bytes === undefined && this.#native()) {
+      const raw = this.#raw;
+      // An adapter's own request maps a lost connection itself: no second promise.
+      return (this.#text = raw instanceof Request ? raw.text().catch(endedEarly) : raw.text());
+    }
     return (this.#text = this.bytes().then((b) => decoder.decode(b)));
   }
 
@@ -244,9 +248,17 @@ export class RoveRequest<K extends string = string> {
   }
 }
 
-/** The native JSON reader's failure: a syntax error is the client's (400); anything else is passed on. */
+/** The native JSON reader's failure: invalid JSON (400), or the body cut off. */
 function nativeJsonFailed(error: unknown): never {
-  throw error instanceof SyntaxError ? invalidJson() : error;
+  throw error instanceof SyntaxError ? invalidJson() : endedEarly(error);
+}
+
+/**
+ * A runtime's own body reader failed: the connection was lost mid-body (the only way reading a
+ * body with a declared length fails), the client's doing, not an error of the app.
+ */
+function endedEarly(error: unknown): never {
+  throw error instanceof HttpError ? error : new HttpError(400, 'The request body ended early', { cause: error });
 }
 
 function parseJson(text: string): unknown {

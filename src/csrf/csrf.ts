@@ -3,7 +3,7 @@
 import type { Handler } from '../compose.ts';
 import type { Context } from '../context.ts';
 import { HttpError } from '../errors.ts';
-// Forms are what csrf() guards: the handler reads them with c.req.form(), which rove/form installs.
+// Forms are what csrf() guards: the handler reads them with c.req.form().
 import type { CsrfRule } from '../event-map.ts';
 import { isSameOrigin, normalizeOrigin } from '../origin.ts';
 import { isFormType } from '../request.ts';

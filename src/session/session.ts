@@ -29,18 +29,18 @@ export interface SessionInternals {
 export let sessionInternals: SessionInternals;
 
 /**
- * `c.session`: the current visitor's session. Every method is async: the first call loads the
+ * `getSession(c)`: the current visitor's session. Every method is async: the first call loads the
  * session (decrypts the cookie or asks the store); later calls reuse what was loaded.
  * Values must survive `JSON.stringify`. A changed session is saved and its cookie sent after
  * the handlers ran; one that was only read sends nothing.
  *
  * @example
  * app.post('/login', async (c) => {
- *   await c.session.regenerate();             // new id, same data: no session fixation
- *   await c.session.set('user', { name: 'ada' });
+ *   await getSession(c).regenerate();             // new id, same data: no session fixation
+ *   await getSession(c).set('user', { name: 'ada' });
  *   return c.redirect('/', 303);
  * });
- * app.get('/me', async (c) => c.json(await c.session.get('user')));
+ * app.get('/me', async (c) => c.json(await getSession(c).get('user')));
  */
 export class Session {
   #backend: SessionBackend;
