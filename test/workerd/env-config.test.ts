@@ -57,7 +57,8 @@ describe('configuration from the Worker env, inside workerd', () => {
   });
 
   it('fails closed (500 ConfigError) when a binding is missing', async () => {
-    const missing = { ...env, SESSION_SECRET: undefined, JWT_SECRET: undefined };
+    // As if `wrangler secret put` was never run: the bindings are absent.
+    const missing = { ...env, SESSION_SECRET: undefined, JWT_SECRET: undefined } as unknown as Bindings;
     const visits = await app.request('/visits', undefined, missing);
     expect(visits.status).toBe(500);
     expect(await visits.json()).toEqual({ error: 'ConfigError' });
