@@ -60,7 +60,7 @@ const MAX_ORIGIN_LISTS = 4;
  * not checked: browsers never attach a bearer token by themselves. See docs/csrf.md.
  *
  * @example
- * app.use(session({ keys: [env.SESSION_SECRET] }));
+ * app.use(session({ keys: (c) => [c.env.SESSION_SECRET] }));
  * app.use(csrf());
  * app.post('/notes', async (c) => { const form = await c.req.form(); … });
  * // Behind a proxy, the public origin from a variable (Workers: c.env):
