@@ -70,11 +70,12 @@ export class ConfigProblems {
  *
  * Why keyed by the input rather than kept once: a function of the context is called on every
  * request and may give another value (a rotated secret, another env in tests); the derivation
- * (key import, parsing, checks) is what costs, and it runs again only for a value not seen
- * lately. Bounded, so a function that gives a new value each time cannot grow memory.
+ * (key import, parsing, checks) is what costs, so it runs once per isolate for each value, and
+ * again only for a value not seen lately. Bounded, so a function that gives a new value each
+ * time cannot grow memory.
  *
  * @example
- * const sealers = new Derived(4, (key, secrets: string[]) => sealer(secrets, 'rove.sid'));
+ * const sealers = new Derived(4, (secrets: readonly string[]) => sealer(secrets, 'rove/session rove.sid'));
  * const box = sealers.get(JSON.stringify(list), list);
  */
 export class Derived<I, T> {

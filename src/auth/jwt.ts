@@ -69,8 +69,8 @@ const encoder = new TextEncoder();
  */
 export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
   const realm = checkRealm(options?.realm ?? 'api', 'jwt()');
-  const { secret, jwks } = options;
-  const given = [secret, jwks, options.key].filter((o) => o !== undefined).length;
+  const { secret, jwks } = options ?? {};
+  const given = [secret, jwks, options?.key].filter((o) => o !== undefined).length;
   if (given === 0) throw new TypeError('jwt() needs { secret }, { jwks } or { key }');
   if (given > 1) throw new TypeError('jwt(): give one of secret, jwks and key');
   const algorithms = typeof options.alg === 'string' ? [options.alg] : [...(options.alg ?? (secret !== undefined ? ['HS256'] : []))];
