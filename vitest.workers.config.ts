@@ -9,6 +9,13 @@ export default defineWorkersConfig({
     poolOptions: {
       workers: {
         wrangler: { configPath: './test/workerd/wrangler.toml' },
+        // Secrets as `wrangler secret put` would give them (test/workerd/env-config.test.ts).
+        miniflare: {
+          bindings: {
+            SESSION_SECRET: 'workerd-session-secret-0123456789abcdef',
+            JWT_SECRET: 'workerd-jwt-secret-0123456789abcdef',
+          },
+        },
       },
     },
   },

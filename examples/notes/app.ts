@@ -2,7 +2,9 @@
 // protection, a JSON API for another origin (CORS + Bearer JWT), an admin page behind
 // basic auth, security headers with a CSP nonce, ETags, a request id and compression.
 // The entries (node.ts, deno.ts, bun.ts, deploy.ts, worker.ts) only choose the session
-// store, whether to compress, and where the static files are.
+// store, whether to compress, and where the static files are. The secrets and the allowed
+// origin are read from `c.env` on each request (see settings below), so the same app module
+// is built once, at startup, on every runtime: Workers included, where env exists only per request.
 import { App, type Context, HttpError } from 'rove';
 import { basicAuth, jwt, jwtPayload } from 'rove/auth';
 import { compress } from 'rove/compress';
@@ -14,13 +16,13 @@ import { cspNonce, NONCE, secureHeaders } from 'rove/secure-headers';
 import { getSession, type SessionStore, session } from 'rove/session';
 import { serveStatic } from 'rove/static';
 import { createViews } from 'rove/views';
-import type { NotesConfig } from './config.ts';
+import { type NotesConfig, notesConfig } from './config.ts';
 import { NoteStore, noteText } from './notes-store.ts';
 import views from './views.gen.ts';
 
 export { DEV_CONFIG, type NotesConfig, notesConfig } from './config.ts';
 
-export interface NotesOptions extends NotesConfig {
+export interface NotesOptions {
   /** Where sessions live: `memoryStore()` on one process, `kvStore(...)` on Workers. */
   store: SessionStore;
   /** Compress responses (Node, Deno, Bun); Workers and Deno Deploy compress at the platform. */
@@ -34,10 +36,18 @@ export interface NotesOptions extends NotesConfig {
 const NAME = /^[\p{L}\p{N}_.-]{1,40}$/u;
 
 /**
+ * This request's settings, from `c.env`: the process environment on Node, Deno, Bun and Deploy
+ * (their adapters pass it), `[vars]` and secrets on Workers. The options below that take them are
+ * functions of the context; each keeps what it derives (imported keys, the checked origin) while
+ * the value stays the same, so reading them per request costs a few property reads.
+ */
+const settings = (c: Context): NotesConfig => notesConfig(c.env);
+
+/**
  * Builds the notes app.
  *
  * @example
- * const app = createNotesApp({ ...notesConfig(process.env), store: memoryStore(), compress: true, publicDir: './public' });
+ * const app = createNotesApp({ store: memoryStore(), compress: true, publicDir: './public' });
  */
 export function createNotesApp(o: NotesOptions): App {
   const notes = o.notes ?? new NoteStore();
@@ -62,12 +72,12 @@ export function createNotesApp(o: NotesOptions): App {
   if (o.compress) app.use(compress({ threshold: 256 }));
   app.use('/static', serveStatic({ root: o.publicDir ?? './public', prefix: '/static', cacheControl: 'public, max-age=3600' }));
   // Sessions only on the routes that use them: not the static files, not the token-authenticated POST.
-  const sessions = session({ keys: [o.sessionSecret], store: o.store });
+  const sessions = session({ keys: (c) => [settings(c).sessionSecret], store: o.store });
   // Form posts must come from this site and carry the session's token.
   const forms = csrf();
   // The other origin calls the API with a Bearer token, not cookies: no `credentials`, so a
   // cross-origin GET /api/notes never carries the session.
-  app.use('/api', cors({ origin: o.allowedOrigin, methods: ['GET', 'POST'], headers: ['content-type', 'authorization'], maxAge: 600 }));
+  app.use('/api', cors({ origins: (c) => settings(c).allowedOrigin, methods: ['GET', 'POST'], headers: ['content-type', 'authorization'], maxAge: 600 }));
 
   const user = async (c: Context): Promise<string | undefined> => {
     const name = await getSession(c).get('name');
@@ -122,7 +132,7 @@ export function createNotesApp(o: NotesOptions): App {
   });
 
   // The API takes a Bearer JWT instead of the session cookie, so cross-site form posts can't reach it.
-  app.post('/api/notes', jwt({ secret: o.jwtSecret, alg: 'HS256', requiredClaims: ['sub'] }), async (c) => {
+  app.post('/api/notes', jwt({ secret: (c) => settings(c).jwtSecret, alg: 'HS256', requiredClaims: ['sub'] }), async (c) => {
     const sub = jwtPayload(c).sub;
     if (typeof sub !== 'string' || !NAME.test(sub)) throw new HttpError(403, 'the token names no valid user (sub)');
     const body = await c.req.json<{ text?: unknown }>();
@@ -131,7 +141,7 @@ export function createNotesApp(o: NotesOptions): App {
     return c.json(notes.add(sub, text), 201);
   });
 
-  app.get('/admin', basicAuth({ username: 'admin', password: o.adminPassword, realm: 'notes admin' }), (c) =>
+  app.get('/admin', basicAuth({ username: 'admin', password: (c) => settings(c).adminPassword, realm: 'notes admin' }), (c) =>
     c.render('admin', { users: notes.users, notes: notes.count, nonce: cspNonce(c) }),
   );
 

@@ -1,11 +1,11 @@
 // Bun: npm run notes:bun (PORT, HOST, SESSION_SECRET, ADMIN_PASSWORD, JWT_SECRET, ALLOWED_ORIGIN).
+// serve() hands the process environment to the app as c.env, where app.ts reads its settings.
 import { fileURLToPath } from 'node:url';
 import { serve } from 'rove/bun';
 import { memoryStore } from 'rove/session';
-import { createNotesApp, notesConfig } from './app.ts';
+import { createNotesApp } from './app.ts';
 
 const app = createNotesApp({
-  ...notesConfig(Bun.env),
   store: memoryStore(),
   compress: true,
   publicDir: fileURLToPath(new URL('./public', import.meta.url)),

@@ -1,7 +1,7 @@
 // The four settings of the notes app, read from the environment (process env on
 // Node/Deno/Bun/Deploy, `[vars]` and secrets on Workers), with development defaults.
 
-/** What the notes app needs to know; every entry builds one from its environment. */
+/** What the notes app needs to know; app.ts reads it from each request's `c.env`. */
 export interface NotesConfig {
   /** Signs the session cookie (and derives its key). */
   sessionSecret: string;

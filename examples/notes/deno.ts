@@ -1,11 +1,11 @@
 // Deno: npm run notes:deno (PORT, HOST, SESSION_SECRET, ADMIN_PASSWORD, JWT_SECRET, ALLOWED_ORIGIN).
+// serve() hands the process environment to the app as c.env, where app.ts reads its settings.
 import { fileURLToPath } from 'node:url';
 import { serve } from 'rove/deno';
 import { memoryStore } from 'rove/session';
-import { createNotesApp, notesConfig } from './app.ts';
+import { createNotesApp } from './app.ts';
 
 const app = createNotesApp({
-  ...notesConfig(Deno.env.toObject()),
   store: memoryStore(),
   compress: true,
   publicDir: fileURLToPath(new URL('./public', import.meta.url)),

@@ -1,16 +1,37 @@
 // jwt(): signed bearer tokens, verified by jose (signature, algorithm, exp/nbf/iss/aud).
-import { type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, jwtVerify, type KeyObject } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+  jwtVerify,
+  type KeyObject,
+} from 'jose';
+import { toBase64Url } from '../base64url.ts';
 import type { Handler } from '../compose.ts';
-import type { Context } from '../context.ts';
+import type { Context, Env } from '../context.ts';
+import { ConfigProblems, Derived, type FromContext } from '../from-context.ts';
 import { bearerChallenge, bearerToken } from './bearer.ts';
 import { type AuthFailure, checkRealm, unauthorized } from './challenge.ts';
 
-export interface JwtOptions {
-  /** A shared secret for HS256/384/512. */
-  secret?: string | Uint8Array;
+/** A shared secret for HS256/384/512: text or bytes. */
+export type JwtSecret = string | Uint8Array;
+/** Public keys: the https URL of a JWKS document, or the document itself (`{ keys: [...] }`, or its JSON text). */
+export type JwtKeySet = string | URL | JSONWebKeySet;
+
+export interface JwtOptions<E extends Env = any> {
+  /** A shared secret for HS256/384/512, or a function of the context that gives it: `(c) => c.env.JWT_SECRET`. */
+  secret?: JwtSecret | FromContext<E, JwtSecret | Promise<JwtSecret>>;
+  /**
+   * Public keys as a key set: its URL (fetched and cached by jose), or the set itself; or a
+   * function of the context that gives either: `(c) => c.env.JWKS_URL`. Needs `alg`.
+   */
+  jwks?: JwtKeySet | FromContext<E, JwtKeySet | Promise<JwtKeySet>>;
   /** A public key (CryptoKey, JWK, KeyObject), or a key set: `createRemoteJWKSet(new URL(…))` / `createLocalJWKSet(…)` from jose. */
   key?: CryptoKey | Uint8Array | KeyObject | JsonWebKey | JWTVerifyGetKey;
-  /** Accepted algorithms. Default HS256 with `secret`; required with `key`. `none` is never accepted. */
+  /** Accepted algorithms. Default HS256 with `secret`; required with `key` and `jwks`. `none` is never accepted. */
   alg?: string | readonly string[];
   issuer?: string | string[];
   audience?: string | string[];
@@ -22,32 +43,51 @@ export interface JwtOptions {
   realm?: string;
 }
 
-const HMAC = new Set(['HS256', 'HS384', 'HS512']);
+/** What jose verifies with. */
+type VerifyKey = NonNullable<JwtOptions['key']>;
+
+const HMAC = new Map([
+  ['HS256', 'SHA-256'],
+  ['HS384', 'SHA-384'],
+  ['HS512', 'SHA-512'],
+]);
+/** Secrets and key sets kept derived for a function option: the current one and a few rotated out. */
+const MAX_DERIVED = 4;
 const encoder = new TextEncoder();
 
 /**
  * Verify `Authorization: Bearer <JWT>` with jose and put its claims in `c.get('jwtPayload')`.
  * Expired, not yet valid, badly signed, `alg: none`, other-algorithm and malformed tokens get
- * 401 with `WWW-Authenticate: Bearer error="invalid_token"`. See docs/auth.md.
+ * 401 with `WWW-Authenticate: Bearer error="invalid_token"`. The secret or key set may be a
+ * function of the context (on Workers, secrets are in `c.env`); what it gives is imported once
+ * and kept while it gives the same. See docs/auth.md.
  *
  * @example
- * app.use('/api', jwt({ secret: env.JWT_SECRET }));
+ * app.use('/api', jwt({ secret: (c) => c.env.JWT_SECRET }));
+ * app.use('/partners', jwt({ jwks: 'https://id.example/.well-known/jwks.json', alg: 'RS256' }));
  * app.post('/api/notes', (c) => c.json({ user: jwtPayload(c).sub }));
  */
-export function jwt(options: JwtOptions): Handler {
-  const realm = checkRealm(options.realm ?? 'api', 'jwt()');
-  if (options?.secret === undefined && options?.key === undefined) throw new TypeError('jwt() needs { secret } or { key }');
-  const algorithms = typeof options.alg === 'string' ? [options.alg] : [...(options.alg ?? (options.secret !== undefined ? ['HS256'] : []))];
-  if (algorithms.length === 0) throw new TypeError('jwt(): with a key, name the algorithms it verifies: jwt({ key, alg: "RS256" })');
+export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
+  const realm = checkRealm(options?.realm ?? 'api', 'jwt()');
+  const { secret, jwks } = options ?? {};
+  const given = [secret, jwks, options?.key].filter((o) => o !== undefined).length;
+  if (given === 0) throw new TypeError('jwt() needs { secret }, { jwks } or { key }');
+  if (given > 1) throw new TypeError('jwt(): give one of secret, jwks and key');
+  const algorithms = typeof options.alg === 'string' ? [options.alg] : [...(options.alg ?? (secret !== undefined ? ['HS256'] : []))];
+  if (algorithms.length === 0) throw new TypeError('jwt(): with a key or key set, name the algorithms it verifies: jwt({ key, alg: "RS256" })');
   if (algorithms.some((a) => typeof a !== 'string' || a.toLowerCase() === 'none'))
     throw new TypeError('jwt(): "none" is not an algorithm: tokens must be signed');
-  let key: NonNullable<JwtOptions['key']>;
-  if (options.secret !== undefined) {
-    if (options.key !== undefined) throw new TypeError('jwt(): give secret or key, not both');
-    if (!algorithms.every((a) => HMAC.has(a))) throw new TypeError('jwt(): a secret verifies HS256, HS384 or HS512 only; use key for public-key algorithms');
-    key = typeof options.secret === 'string' ? encoder.encode(options.secret) : options.secret;
-    if (key.length === 0) throw new TypeError('jwt(): the secret is empty');
-  } else key = options.key as NonNullable<JwtOptions['key']>;
+  if (secret !== undefined && !algorithms.every((a) => HMAC.has(a)))
+    throw new TypeError('jwt(): a secret verifies HS256, HS384 or HS512 only; use key or jwks for public-key algorithms');
+  const problems = new ConfigProblems();
+  // A fixed key is ready now; a function's is resolved per request (keyFor).
+  let key: VerifyKey | undefined;
+  let keyFor: ((c: Context<any, any>) => Promise<VerifyKey>) | undefined;
+  if (typeof secret === 'function') keyFor = fromContext(secret, 'secret', secretKey, problems);
+  else if (secret !== undefined) key = secretKey(secret, atRegistration);
+  else if (typeof jwks === 'function') keyFor = fromContext(jwks, 'jwks', keySet, problems);
+  else if (jwks !== undefined) key = keySet(jwks, atRegistration);
+  else key = options.key;
   const verifyOptions: JWTVerifyOptions = {
     algorithms,
     issuer: options.issuer,
@@ -59,13 +99,15 @@ export function jwt(options: JwtOptions): Handler {
     unauthorized(c, 'bearer', reason, bearerChallenge(realm, reason, description), `Invalid token: ${description}`);
 
   return async (c, next) => {
+    // Resolved before the token is looked at: a missing secret fails every request (500), never only some.
+    const verifyKey = key ?? (await keyFor!(c));
     const token = bearerToken(c);
     if (token === undefined)
       unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), 'Authentication required: send Authorization: Bearer <token>');
     if (token === null) return fail(c, 'malformed', 'the token is malformed');
     let payload: JWTPayload;
     try {
-      payload = (await jwtVerify(token, key as Parameters<typeof jwtVerify>[1], verifyOptions)).payload;
+      payload = (await jwtVerify(token, verifyKey as Parameters<typeof jwtVerify>[1], verifyOptions)).payload;
     } catch (error) {
       const [reason, description] = classify(error);
       return fail(c, reason, description);
@@ -73,6 +115,100 @@ export function jwt(options: JwtOptions): Handler {
     c.set('jwtPayload' as never, payload as never);
     await next();
   };
+}
+
+/** The error for a bad secret or key set: a TypeError at registration, a logged ConfigError on a request. */
+type Refuse = (message: string) => Error;
+const atRegistration: Refuse = (message) => new TypeError(message);
+
+/**
+ * An HMAC secret as jose's key function: the CryptoKey for the token's algorithm (one of
+ * `alg`, which jose checks first), imported on first use and kept. Importing on every request
+ * is what jose does with raw bytes; Workers refuse crypto work at global scope, hence not now.
+ */
+function secretKey(secret: JwtSecret, refuse: Refuse): VerifyKey {
+  const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret instanceof Uint8Array ? secret.slice() : undefined;
+  if (bytes === undefined || bytes.length === 0) throw refuse('jwt(): the secret is empty, or not a string or bytes');
+  const imported = new Map<string, Promise<CryptoKey>>();
+  return (header) => {
+    const alg = header.alg as string;
+    let cryptoKey = imported.get(alg);
+    if (cryptoKey === undefined) {
+      cryptoKey = crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: HMAC.get(alg) as string }, false, ['verify']);
+      imported.set(alg, cryptoKey);
+    }
+    return cryptoKey;
+  };
+}
+
+/** A key set as jose's key function: a URL becomes a remote set (fetched, cached and refreshed by jose), a document a local one. */
+function keySet(set: JwtKeySet, refuse: Refuse): VerifyKey {
+  if (set instanceof URL) return remote(set, refuse);
+  if (typeof set === 'string') {
+    const text = set.trim();
+    if (!text.startsWith('{')) {
+      let url: URL;
+      try {
+        url = new URL(text);
+      } catch {
+        throw refuse('jwt(): jwks is neither a URL nor a JSON key set');
+      }
+      return remote(url, refuse);
+    }
+    try {
+      set = JSON.parse(text) as JSONWebKeySet;
+    } catch {
+      throw refuse('jwt(): jwks is neither a URL nor a JSON key set');
+    }
+  }
+  if (typeof set !== 'object' || set === null || !Array.isArray(set.keys) || set.keys.length === 0)
+    throw refuse('jwt(): jwks needs a URL or a key set with keys: { keys: [...] }');
+  try {
+    return createLocalJWKSet(set);
+  } catch {
+    throw refuse('jwt(): jwks is not a valid key set');
+  }
+}
+
+function remote(url: URL, refuse: Refuse): VerifyKey {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('jwt(): a jwks URL is https (or http for local testing)');
+  return createRemoteJWKSet(url);
+}
+
+/**
+ * A function option, resolved per request. What it gives is turned into a key once and kept
+ * by its text (a few at a time): the same secret on every request is imported once per isolate,
+ * and a rotated one is honoured as soon as it is given.
+ */
+function fromContext<T>(
+  option: FromContext<any, T | Promise<T>>,
+  name: 'secret' | 'jwks',
+  toKey: (value: T, refuse: Refuse) => VerifyKey,
+  problems: ConfigProblems,
+): (c: Context<any, any>) => Promise<VerifyKey> {
+  const what = `jwt(): ${name}(c)`;
+  const refuse: Refuse = (message) => problems.error(`${message} (from ${what})`);
+  const keys = new Derived<T, VerifyKey>(MAX_DERIVED, (value) => toKey(value, refuse));
+  return async (c) => {
+    let value: unknown;
+    try {
+      value = await option(c);
+    } catch (error) {
+      throw problems.failed(what, error);
+    }
+    const text = textOf(value);
+    if (text === undefined) throw problems.error(`${what} gave nothing, or an empty value: is the variable set (wrangler secret put, or the environment)?`);
+    return keys.get(text, value as T);
+  };
+}
+
+/** The text an option's value is kept under; undefined for nothing or an empty value. */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : `s${value}`;
+  if (value instanceof Uint8Array) return value.length === 0 ? undefined : `b${toBase64Url(value)}`;
+  if (value instanceof URL) return `u${value.href}`;
+  if (typeof value === 'object' && value !== null) return `j${JSON.stringify(value)}`;
+  return undefined;
 }
 
 /** Why jose refused a token, in words safe to send back. Anything else (a key set that cannot be fetched) is rethrown: a 500, not the client's fault. */

@@ -1,18 +1,28 @@
 // cors(): which other origins may read this app's responses. Everything the options decide is
 // worked out at registration; a request pays for a header lookup and, when allowed, a few sets.
 import type { Handler, Next } from '../compose.ts';
-import type { Context } from '../context.ts';
+import type { Context, Env } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import type { CorsRule } from '../event-map.ts';
+import { asList, ConfigProblems, Derived, type FromContext } from '../from-context.ts';
 import { TOKEN } from '../headers.ts';
 import { isOriginSyntax, normalizeOrigin } from '../origin.ts';
 
-export interface CorsOptions {
+/** Origins as `scheme://host[:port]`: one, or a list. */
+export type CorsOrigins = string | readonly string[];
+
+export interface CorsOptions<E extends Env = any> {
   /**
    * Who may read responses: `'*'` (anyone, without credentials; the default), one origin, a list,
    * or a function of the request's Origin that answers true to allow it (or the origin to send).
    */
   origin?: string | readonly string[] | ((origin: string, c: Context<any, any>) => boolean | string | null | undefined);
+  /**
+   * The allowed origins as a function of the context, for a list kept in `c.env` (Workers):
+   * `(c) => c.env.ALLOWED_ORIGINS.split(',')`. Called for requests that send Origin; what it gives
+   * is checked as `origin` would be, once per distinct list. Instead of `origin`.
+   */
+  origins?: FromContext<E, CorsOrigins>;
   /** Methods a preflight allows. Default GET, HEAD, PUT, POST, DELETE, PATCH. */
   methods?: readonly string[];
   /** Request headers a preflight allows. Default: the ones the browser asks for (each checked to be a header name). */
@@ -37,6 +47,8 @@ const MAX_REQUEST_HEADERS_LENGTH = 4096;
 const MAX_ECHO = 200;
 /** Preflight answers kept per cors() (cleared when full). */
 const MAX_ANSWERS = 256;
+/** Origin lists kept checked for an `origins` function: the current one and a few changed out. */
+const MAX_ORIGIN_LISTS = 4;
 
 type OriginRule = (origin: string, c: Context<any, any>) => string | null;
 
@@ -49,11 +61,14 @@ type OriginRule = (origin: string, c: Context<any, any>) => string | null;
  *
  * @example
  * app.use('/api', cors({ origin: ['https://app.example'], credentials: true, maxAge: 3600 }));
+ * // On Workers, the list from a variable:
+ * app.use('/api', cors({ origins: (c) => c.env.ALLOWED_ORIGINS.split(','), credentials: true }));
  */
-export function cors(options: CorsOptions = {}): Handler {
+export function cors<E extends Env = any>(options: CorsOptions<E> = {}): Handler<E> {
   const credentials = options.credentials === true;
-  const rule = originRule(options.origin ?? '*', credentials);
-  const wildcard = options.origin === undefined || options.origin === '*';
+  if (options.origins !== undefined && options.origin !== undefined) throw new TypeError('cors(): give origin or origins, not both');
+  const rule = options.origins !== undefined ? originsRule(options.origins) : originRule(options.origin ?? '*', credentials);
+  const wildcard = options.origins === undefined && (options.origin === undefined || options.origin === '*');
   const methods = tokens(options.methods ?? DEFAULT_METHODS, 'methods');
   const allowedMethods = new Set(methods);
   const allowMethods = methods.join(', ');
@@ -175,6 +190,37 @@ function originRule(option: NonNullable<CorsOptions['origin']>, credentials: boo
   if (list.includes('*')) throw new TypeError('cors(): "*" cannot be one origin in a list: use origin: "*" alone');
   const allowed = new Set(list.map((o) => normalizeOrigin(o, 'cors()')));
   return (origin) => (allowed.has(origin) ? origin : null);
+}
+
+/**
+ * The origins option: a function of the context whose list is checked and made a set once per
+ * distinct list (kept by its text), so the same list on every request costs a compare. A list
+ * that is not one (an unset variable, `*`, a path) throws a logged ConfigError: the request
+ * fails with a 500 and the origin gets no CORS header.
+ */
+function originsRule(option: FromContext<any, CorsOrigins>): OriginRule {
+  if (typeof option !== 'function') throw new TypeError('cors(): origins is a function of the context; give fixed origins as origin');
+  const problems = new ConfigProblems();
+  const sets = new Derived<readonly unknown[], Set<string>>(MAX_ORIGIN_LISTS, (list) => {
+    if (list.includes('*')) throw problems.error('cors(): origins(c) gave "*": a wildcard is origin: "*", fixed');
+    try {
+      return new Set(list.map((o) => normalizeOrigin(o as string, 'cors(): origins(c)')));
+    } catch (error) {
+      throw problems.error((error as Error).message);
+    }
+  });
+  return (origin, c) => {
+    if (!isOriginSyntax(origin)) return null;
+    let given: unknown;
+    try {
+      given = option(c);
+    } catch (error) {
+      throw problems.failed('cors(): origins(c)', error);
+    }
+    const list = asList(given);
+    if (list === null || list.some((o) => typeof o !== 'string')) throw problems.error('cors(): origins(c) gave no origin list: is the variable set?');
+    return sets.get(JSON.stringify(list), list).has(origin) ? origin : null;
+  };
 }
 
 function tokens(list: readonly string[], option: string): string[] {

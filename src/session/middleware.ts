@@ -2,9 +2,10 @@
 // its cookie when (and only when) it changed.
 import { toBase64Url } from '../base64url.ts';
 import type { Handler } from '../compose.ts';
-import type { Context } from '../context.ts';
+import type { Context, Env } from '../context.ts';
 import { getCookie } from '../cookie.ts';
 import { type CookieOptions, serializeCookie } from '../cookies.ts';
+import { asList, ConfigProblems, Derived, type FromContext } from '../from-context.ts';
 import { checkSecrets, type Sealer, sealer } from './seal.ts';
 import { type LoadedSession, SESSION_KEY, Session, sessionInternals, toObject } from './session.ts';
 import { type CookieStore, cookieStore, isCookieStore, type SessionStore } from './store.ts';
@@ -23,9 +24,16 @@ export interface SessionCookieOptions {
   browserSession?: boolean;
 }
 
-export interface SessionOptions {
-  /** Secrets of at least 32 bytes: the first seals, all of them open (rotate by putting a new one first). */
-  keys: string | readonly string[];
+/** Session secrets: one, or the current one first and older ones after it. */
+export type SessionKeys = string | readonly string[];
+
+export interface SessionOptions<E extends Env = any> {
+  /**
+   * Secrets of at least 32 bytes: the first seals, all of them open (rotate by putting a new one
+   * first). Or a function of the context that gives them, for secrets that live in `c.env`
+   * (Workers): `(c) => [c.env.SESSION_SECRET]`, called when a request uses its session.
+   */
+  keys: SessionKeys | FromContext<E, SessionKeys | Promise<SessionKeys>>;
   /** Where sessions live: `cookieStore()` (the default), `memoryStore()`, `kvStore(…)`, or your own. */
   store?: SessionStore | CookieStore;
   /** The cookie's name. Default `rove.sid`. */
@@ -44,6 +52,8 @@ export interface SessionOptions {
 /** What browsers keep of one cookie's name and value, at least (RFC 6265 §6.1). */
 export const MAX_COOKIE_SIZE = 4096;
 const DEFAULT_MAX_AGE = 86_400;
+/** Key lists kept derived for a `keys` function: the current list and one or two just rotated out. */
+const MAX_KEY_LISTS = 4;
 const encoder = new TextEncoder();
 
 /** A session larger than one cookie can carry. */
@@ -64,15 +74,19 @@ export class SessionTooLargeError extends Error {
  *
  * @example
  * import { session } from 'rove/session';
- * app.use(session({ keys: [env.SESSION_SECRET] }));
+ * app.use(session({ keys: [process.env.SESSION_SECRET!] })); // Node, Deno, Bun: read at startup
+ * // On Workers, where secrets come with each request:
+ * app.use(session({ keys: (c) => [c.env.SESSION_SECRET] }));
  * app.get('/visits', async (c) => {
  *   const n = ((await getSession(c).get<number>('visits')) ?? 0) + 1;
  *   await getSession(c).set('visits', n);
  *   return c.json({ n });
  * });
  */
-export function session(options: SessionOptions): Handler {
-  const keys = checkSecrets(options?.keys, 'session()');
+export function session<E extends Env = any>(options: SessionOptions<E>): Handler<E> {
+  const keysOption = options?.keys;
+  // Fixed keys are checked now; a function's are checked when it gives them.
+  const keys = typeof keysOption === 'function' ? undefined : checkSecrets(keysOption, 'session()');
   const name = options.name ?? 'rove.sid';
   // The name is checked now: serializeCookie would refuse it on the first response otherwise.
   serializeCookie(name, '');
@@ -95,8 +109,10 @@ export function session(options: SessionOptions): Handler {
   if (base.sameSite === 'None' && secure === false) throw new TypeError('session(): sameSite "None" needs a Secure cookie');
   if (options.remember !== undefined && (!Number.isInteger(options.remember) || options.remember < 0))
     throw new RangeError('session(): remember is a whole number of cookies (0: decrypt every time)');
-  const box = sealer(keys, `rove/session ${name}`, { remember: options.remember });
-  const config: Config = { name, store, inCookie, maxAge, base, secure, browserSession: cookie.browserSession === true, box };
+  const purpose = `rove/session ${name}`;
+  const box = keys === undefined ? undefined : sealer(keys, purpose, { remember: options.remember });
+  const boxFor = typeof keysOption === 'function' ? sealerFor(keysOption, purpose, options.remember) : noSealer;
+  const config: Config = { name, store, inCookie, maxAge, base, secure, browserSession: cookie.browserSession === true, box, boxFor };
 
   return async (c, next) => {
     const s = new Session({ load: () => load(c, config) });
@@ -114,7 +130,40 @@ interface Config {
   base: CookieOptions;
   secure: boolean | 'auto';
   browserSession: boolean;
-  box: Sealer;
+  /** The sealer of fixed keys, made at registration. */
+  box: Sealer | undefined;
+  /** The sealer of the keys a `keys` function gives for this request. */
+  boxFor: (c: Context<any, any>) => Promise<Sealer>;
+}
+
+const noSealer = (): Promise<Sealer> => Promise.reject(new Error('session(): no keys'));
+
+/**
+ * A `keys` function's sealer for a request. A sealer (its derived AES keys, its memory of
+ * opened cookies) is kept per key list, so the same secrets on every request are derived once
+ * per isolate, and a rotated list gets a sealer of its own.
+ */
+function sealerFor(keys: FromContext<any, SessionKeys | Promise<SessionKeys>>, purpose: string, remember: number | undefined) {
+  const problems = new ConfigProblems();
+  const sealers = new Derived<readonly string[], Sealer>(MAX_KEY_LISTS, (list) => {
+    try {
+      return sealer(checkSecrets(list, 'session()'), purpose, { remember });
+    } catch (error) {
+      throw problems.error(`${(error as Error).message} (from the keys function)`);
+    }
+  });
+  return async (c: Context<any, any>): Promise<Sealer> => {
+    let given: unknown;
+    try {
+      given = await keys(c);
+    } catch (error) {
+      throw problems.failed('session(): keys(c)', error);
+    }
+    const list = asList(given);
+    if (list === null || list.length === 0 || list.some((k) => typeof k !== 'string' || k === ''))
+      throw problems.error('session(): keys(c) gave no secret, or an empty one: is the variable set (wrangler secret put, or the environment)?');
+    return sealers.get(JSON.stringify(list), list as readonly string[]);
+  };
 }
 
 /** What a saved session holds: the values, the CSRF secret and the expiry (epoch ms). */
@@ -125,10 +174,13 @@ interface Saved {
 }
 
 async function load(c: Context<any, any>, config: Config): Promise<LoadedSession | null> {
+  // Keys from a function are resolved even without a cookie: a missing secret fails the first
+  // request that uses a session, not only the first one that saves it.
+  const box = config.box ?? (await config.boxFor(c));
   const value = getCookie(c, config.name);
   // Longer than any cookie this middleware writes: not ours, and not worth a decryption.
   if (!value || value.length > MAX_COOKIE_SIZE) return null;
-  const opened = await config.box.unseal(value);
+  const opened = await box.unseal(value);
   if (opened === null) return null;
   if (config.inCookie) return parse(opened, undefined);
   // A server store: the cookie holds the id.
@@ -164,6 +216,7 @@ async function commit(c: Context<any, any>, s: Session, config: Config): Promise
   if (store !== null) for (const id of state.obsolete) await store.delete(id, c);
   let header: string | undefined;
   if (state.dirty) {
+    const box = config.box ?? (await config.boxFor(c));
     const { data, csrf } = sessionInternals.record(s);
     const saved: Saved = { d: toObject(data), e: Date.now() + config.maxAge * 1000 };
     if (csrf !== undefined) saved.c = csrf;
@@ -177,12 +230,12 @@ async function commit(c: Context<any, any>, s: Session, config: Config): Promise
     if (store === null) {
       // Checked before sealing: sealing adds a third, so a session this long can never fit.
       if (json.length > MAX_COOKIE_SIZE) throw new SessionTooLargeError(encoder.encode(json).length);
-      value = await config.box.seal(json);
+      value = await box.seal(json);
     } else {
       const id = state.id ?? newId();
       await store.set(id, json, config.maxAge, c);
       sessionInternals.setId(s, id);
-      value = await config.box.seal(id);
+      value = await box.seal(id);
     }
     header = serializeCookie(config.name, value, cookieOptions(c, config, config.browserSession ? undefined : config.maxAge));
     const size = config.name.length + 1 + value.length;

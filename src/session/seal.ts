@@ -29,7 +29,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * least 32 bytes each. Returns them as a list.
  *
  * @example
- * const keys = checkSecrets(env.COOKIE_SECRETS.split(','), 'myFeature()');
+ * const keys = checkSecrets(process.env.COOKIE_SECRETS!.split(','), 'myFeature()');
  */
 export function checkSecrets(keys: string | readonly string[] | undefined, feature: string): readonly string[] {
   const list = typeof keys === 'string' ? [keys] : keys;

@@ -26,7 +26,7 @@ export interface CookieStore {
  * store where logging out must end the session for good.
  *
  * @example
- * app.use(session({ keys: [env.SESSION_SECRET], store: cookieStore() }));
+ * app.use(session({ keys: (c) => [c.env.SESSION_SECRET], store: cookieStore() }));
  */
 export function cookieStore(): CookieStore {
   return COOKIE_STORE;
