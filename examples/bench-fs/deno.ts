@@ -1,8 +1,8 @@
 // Deno: scan ./routes and read ./views at startup (needs --allow-read).
 import { fileURLToPath } from 'node:url';
-import '../../adapters/fs-routes.ts'; // installs the scanner fileRoutes(app, dir) uses
-import { serve } from '../../adapters/deno.ts';
-import { createViews } from '../../adapters/views-fs.ts';
+import '../../adapters/shared/fs-routes.ts'; // installs the scanner fileRoutes(app, dir) uses
+import { serve } from '../../adapters/deno/index.ts';
+import { createViews } from '../../adapters/shared/views-fs.ts';
 import { fileRoutes } from '../../src/fs-routes/index.ts';
 import { createBenchFsApp } from './app.ts';
 

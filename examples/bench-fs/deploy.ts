@@ -1,6 +1,6 @@
 // What Deno Deploy runs: `deno serve --port P examples/bench-fs/deploy.ts`.
 // No file system: routes and views come from the manifest (npm run build:routes).
-import { toDeploy } from '../../adapters/deno-deploy.ts';
+import { toDeploy } from '../../adapters/deno-deploy/index.ts';
 import { fileRoutes } from '../../src/fs-routes/index.ts';
 import { createViews } from '../../src/views/index.ts';
 import { createBenchFsApp } from './app.ts';

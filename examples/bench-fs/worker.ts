@@ -1,7 +1,7 @@
 // Cloudflare Workers (the bench runs it under workerd). No file system: routes
 // and views come from the manifest (npm run build:routes). Workers have no
 // process env at module scope, so the runner's bundler defines the two flags.
-import { toWorker } from '../../adapters/cloudflare.ts';
+import { toWorker } from '../../adapters/cloudflare/index.ts';
 import { fileRoutes } from '../../src/fs-routes/index.ts';
 import { createViews } from '../../src/views/index.ts';
 import { createBenchFsApp } from './app.ts';

@@ -1,5 +1,5 @@
-import { serve } from '../../adapters/bun.ts';
-import { serveStatic } from '../../adapters/static-bun.ts';
+import { serve } from '../../adapters/bun/index.ts';
+import { serveStatic } from '../../adapters/bun/static.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 

@@ -1,5 +1,5 @@
-import { serve } from '../../adapters/deno.ts';
-import { serveStatic } from '../../adapters/static-deno.ts';
+import { serve } from '../../adapters/deno/index.ts';
+import { serveStatic } from '../../adapters/deno/static.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 

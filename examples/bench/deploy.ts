@@ -1,6 +1,6 @@
 // What Deno Deploy runs: `deno serve --port P examples/bench/deploy.ts`.
-import { toDeploy } from '../../adapters/deno-deploy.ts';
-import { serveStatic } from '../../adapters/static-deno.ts';
+import { serveStatic } from '../../adapters/deno/static.ts';
+import { toDeploy } from '../../adapters/deno-deploy/index.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 

@@ -1,5 +1,5 @@
-import { serve } from '../../adapters/node.ts';
-import { serveStatic } from '../../adapters/static-node.ts';
+import { serve } from '../../adapters/node/index.ts';
+import { serveStatic } from '../../adapters/node/static.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 

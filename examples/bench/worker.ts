@@ -1,6 +1,6 @@
 // Cloudflare Workers (the bench runs it under workerd). Workers have no process
 // env at module scope, so the runner's bundler defines the two flags.
-import { toWorker } from '../../adapters/cloudflare.ts';
+import { toWorker } from '../../adapters/cloudflare/index.ts';
 import { createBenchApp } from './app.ts';
 
 declare const __BENCH_LISTENER__: string | undefined;

@@ -2,7 +2,7 @@
  * rove/static, the runtime-free part: path rules, conditional requests,
  * ranges and content types over a `FileSource`. The `serveStatic` that apps
  * import comes from the adapter the package's export conditions pick
- * (adapters/static-node.ts, static-deno.ts, static-bun.ts, static-workers.ts).
+ * (adapters/node/static.ts, deno/static.ts, bun/static.ts, cloudflare/static.ts).
  */
 export { etagMatches, fileEtag, httpDate, notModified, parseHttpDate, rangeApplies } from './conditional.ts';
 export { addVary, pickEncoding } from './encoding.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NodeResponse, respondChecked } from '../../adapters/node-response.ts';
+import { NodeResponse, respondChecked } from '../../adapters/node/response.ts';
 import { cors } from '../../src/cors/index.ts';
 import { App } from '../../src/index.ts';
 

@@ -1,7 +1,7 @@
 // serveStatic in process (the Node file source, the app's own handle()): events,
 // options, and how it composes with other middleware.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic } from '../../adapters/static-node.ts';
+import { serveStatic } from '../../adapters/node/static.ts';
 import { App } from '../../src/index.ts';
 import { type FileSource, inMemory, serveFrom } from '../../src/static/index.ts';
 import { prepareRoot, type StaticRoot } from './harness.ts';

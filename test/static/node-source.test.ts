@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fileSource } from '../../adapters/static-node.ts';
+import { fileSource } from '../../adapters/node/static.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rove-node-source-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

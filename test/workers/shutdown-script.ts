@@ -2,7 +2,7 @@
 // with a two-thread pool, keep one thread busy, close the server, and print
 // what happened as one JSON line. The process must then end by itself: a
 // thread left alive would keep it running.
-import type { ServeHandle, ServeOptions } from '../../adapters/serve-options.ts';
+import type { ServeHandle, ServeOptions } from '../../adapters/shared/serve-options.ts';
 import { makeApp } from '../../examples/workers/app.ts';
 import type { WorkerSpawner } from '../../src/workers/index.ts';
 
@@ -14,11 +14,11 @@ type Serve = (app: any, options?: ServeOptions) => ServeHandle;
 let serve: Serve;
 let spawner: WorkerSpawner;
 if (runtime === 'node') {
-  serve = (await import('../../adapters/node.ts')).serve;
-  spawner = (await import('../../adapters/workers/node.ts')).nodeWorkers;
+  serve = (await import('../../adapters/node/index.ts')).serve;
+  spawner = (await import('../../adapters/node/threads.ts')).nodeWorkers;
 } else {
-  serve = runtime === 'deno' ? (await import('../../adapters/deno.ts')).serve : (await import('../../adapters/bun.ts')).serve;
-  spawner = (await import('../../adapters/workers/web.ts')).webWorkers(runtime);
+  serve = runtime === 'deno' ? (await import('../../adapters/deno/index.ts')).serve : (await import('../../adapters/bun/index.ts')).serve;
+  spawner = (await import('../../adapters/shared/web-threads.ts')).webWorkers(runtime);
 }
 
 const { app, pool } = makeApp({ size: 2, timeoutMs: 30_000 });
@@ -55,7 +55,7 @@ const base = `http://127.0.0.1:${port}`;
 
 const cpu = await (await fetch(`${base}/cpu`)).json();
 // A task still running when the grace period ends: shutdown must end its thread too.
-// Deno cannot stop a thread inside a synchronous loop (see adapters/workers/web.ts), so
+// Deno cannot stop a thread inside a synchronous loop (see adapters/shared/web-threads.ts), so
 // there the loop is short and the process ends once it returns.
 const busy = fetch(`${base}/spin?ms=${runtime === 'deno' ? 1500 : 20000}`).then(
   (r) => r.status,
