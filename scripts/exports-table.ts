@@ -33,7 +33,7 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './trust-proxy', source: 'src/trust-proxy.ts' },
   { subpath: './error-page', source: 'src/error-page.ts' },
   { subpath: './cookie', source: 'src/cookie.ts' },
-  { subpath: './workers', source: 'src/workers/index.ts' },
+  { subpath: './threads', source: 'src/threads/index.ts' },
   { subpath: './sse', source: 'src/sse/index.ts' },
   { subpath: './websocket', source: 'src/websocket/index.ts' },
   { subpath: './views', source: 'adapters/shared/views-fs.ts', worker: 'src/views/index.ts', browser: 'src/views/index.ts' },

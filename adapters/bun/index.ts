@@ -10,7 +10,7 @@ export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
 import { upgradeOf } from '../../src/websocket/protocol.ts';
 import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from '../shared/processes.ts';
 import { startServer } from '../shared/server.ts';
-import { webWorkers } from '../shared/web-threads.ts';
+import { webThreads } from '../shared/web-threads.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { bunWebSocketHandlers, upgradeBun } from './websocket.ts';
 
@@ -69,7 +69,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   const env = options.env ?? Bun.env;
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
-  app.settings.workers?.start(webWorkers('bun'));
+  app.settings.threads?.start(webThreads('bun'));
   // `info` is the Bun server: its requestIP knows the socket of the original Request.
   // finish: Bun writes a control character in a header value as is, a response clients refuse.
   const handle = app.bind({

@@ -12,7 +12,7 @@ import { deferredHandle } from '../shared/deferred-handle.ts';
 import { CHILD_ENV, checkProcesses } from '../shared/process-env.ts';
 import type * as Processes from '../shared/processes.ts';
 import { type Address, startServer } from '../shared/server.ts';
-import { webWorkers } from '../shared/web-threads.ts';
+import { webThreads } from '../shared/web-threads.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { denoFinish } from './websocket.ts';
 
@@ -98,7 +98,7 @@ function serveOne(app: App<any>, options: ServeOptions, group: typeof Processes 
   const env = options.env ?? denoEnv();
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
-  app.settings.workers?.start(webWorkers('deno'));
+  app.settings.threads?.start(webThreads('deno'));
   const sockets = new OpenSockets();
   // finish checks headers, and makes a WebSocket route's answer Deno's 101 inside the app, so the handler below
   // returns the app's own promise instead of chaining one more per request. `ctx` is this server's

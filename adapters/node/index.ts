@@ -17,7 +17,7 @@ export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
 import { childIndex, childOptions, childSignals, processCount, serveGroup } from '../shared/processes.ts';
 import { type ServerDriver, startServer } from '../shared/server.ts';
 import { clusterLaunch, isClusterChild } from './processes.ts';
-import { nodeWorkers } from './threads.ts';
+import { nodeThreads } from './threads.ts';
 
 export { NodeResponse } from './response.ts';
 
@@ -132,7 +132,7 @@ const bound = new WeakMap<App<any>, BoundHandler>();
 function nodeHandler(app: App<any>): BoundHandler {
   let handle = bound.get(app);
   if (handle === undefined) {
-    app.settings.workers?.start(nodeWorkers);
+    app.settings.threads?.start(nodeThreads);
     handle = app.bind({
       runtime: 'node',
       // `info` is the IncomingMessage: its socket is the peer.

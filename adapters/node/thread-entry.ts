@@ -1,6 +1,6 @@
 // The first module of every Node worker thread: runs the pool's tasks.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type RunMessage, serveTasks, type TaskModule } from '../../src/workers/protocol.ts';
+import { type RunMessage, serveTasks, type TaskModule } from '../../src/threads/protocol.ts';
 
 const port = parentPort!;
 const handle = serveTasks(

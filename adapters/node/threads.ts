@@ -1,11 +1,11 @@
-// Worker pool threads on Node: node:worker_threads.
+// Thread pool threads on Node: node:worker_threads.
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { WorkerSpawner, WorkerThread } from '../../src/workers/pool.ts';
-import type { RunMessage } from '../../src/workers/protocol.ts';
+import type { ThreadSpawner, WorkerThread } from '../../src/threads/pool.ts';
+import type { RunMessage } from '../../src/threads/protocol.ts';
 
 const SOURCE = import.meta.url.endsWith('.ts');
 /** The nice value of low-priority threads: the request thread (0) wins the CPU about nine times in ten. */
@@ -72,7 +72,7 @@ function tsxApi(): string | null {
 }
 
 /** Node's spawner: one worker_threads Worker per pool thread. Idle threads don't keep the process alive. */
-export const nodeWorkers: WorkerSpawner = {
+export const nodeThreads: ThreadSpawner = {
   runtime: 'node',
   concurrency: availableParallelism(),
   spawn(module, name, events, options): WorkerThread {

@@ -28,7 +28,7 @@ export interface ServerDriver {
   watchErrors(app: App<any>): () => void;
 }
 
-/** How many servers each app has running: the app shuts down (its worker pool) with the last one. */
+/** How many servers each app has running: the app shuts down (its thread pool) with the last one. */
 const serving = new WeakMap<App<any>, number>();
 
 /** One server of `app` stopped (or never started); true when it was the last. */

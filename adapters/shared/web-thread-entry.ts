@@ -1,5 +1,5 @@
 // The first module of every Deno and Bun worker (a module Web Worker): runs the pool's tasks.
-import { type ReplyMessage, type RunMessage, serveTasks, type TaskModule } from '../../src/workers/protocol.ts';
+import { type ReplyMessage, type RunMessage, serveTasks, type TaskModule } from '../../src/threads/protocol.ts';
 
 const scope = globalThis as unknown as {
   postMessage(message: ReplyMessage): void;

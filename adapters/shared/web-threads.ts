@@ -1,6 +1,6 @@
-// Worker pool threads on Deno and Bun: module Web Workers.
-import type { WorkerSpawner, WorkerThread } from '../../src/workers/pool.ts';
-import type { RunMessage } from '../../src/workers/protocol.ts';
+// Thread pool threads on Deno and Bun: module Web Workers.
+import type { ThreadSpawner, WorkerThread } from '../../src/threads/pool.ts';
+import type { RunMessage } from '../../src/threads/protocol.ts';
 
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './web-thread-entry.ts' : './web-thread-entry.js', import.meta.url).href;
 
@@ -18,7 +18,7 @@ interface BunWorkerExtras {
  * (denoland/deno#35657). The pool still answers 504 and serves from a fresh
  * thread, but the old one keeps a core busy meanwhile. Bun and Node stop it.
  */
-export function webWorkers(runtime: string): WorkerSpawner {
+export function webThreads(runtime: string): ThreadSpawner {
   return {
     runtime,
     concurrency: navigator.hardwareConcurrency || 1,

@@ -9,7 +9,7 @@ import manifest from './routes.gen.ts';
 const app = createBenchFsApp({
   views: createViews({ compiled: manifest.views }),
   listener: Deno.env.get('BENCH_LISTENER') === '1',
-  workers: Deno.env.get('BENCH_WORKERS') === '1',
+  threads: Deno.env.get('BENCH_WORKERS') === '1',
 });
 fileRoutes(app, manifest);
 

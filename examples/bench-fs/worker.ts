@@ -13,7 +13,7 @@ declare const __BENCH_WORKERS__: string | undefined;
 const app = createBenchFsApp({
   views: createViews({ compiled: manifest.views }),
   listener: typeof __BENCH_LISTENER__ !== 'undefined' && __BENCH_LISTENER__ === '1',
-  workers: typeof __BENCH_WORKERS__ !== 'undefined' && __BENCH_WORKERS__ === '1',
+  threads: typeof __BENCH_WORKERS__ !== 'undefined' && __BENCH_WORKERS__ === '1',
 });
 fileRoutes(app, manifest);
 

@@ -4,7 +4,7 @@ import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
 const app = dbRoutesFromEnv(
-  createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', workers: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
+  createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', threads: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
   (n) => Deno.env.get(n),
 );
 serve(app, {

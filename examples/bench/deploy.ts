@@ -6,7 +6,7 @@ import { dbRoutesFromEnv } from './db.ts';
 
 export default toDeploy(
   dbRoutesFromEnv(
-    createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', workers: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
+    createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', threads: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
     (n) => Deno.env.get(n),
   ),
 );

@@ -4,7 +4,7 @@ import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
 const app = dbRoutesFromEnv(
-  createBenchApp({ listener: process.env.BENCH_LISTENER === '1', workers: process.env.BENCH_WORKERS === '1', appLayer: { serveStatic } }),
+  createBenchApp({ listener: process.env.BENCH_LISTENER === '1', threads: process.env.BENCH_WORKERS === '1', appLayer: { serveStatic } }),
   (n) => process.env[n],
 );
 serve(app, {

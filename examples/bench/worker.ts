@@ -9,6 +9,6 @@ declare const __BENCH_WORKERS__: string | undefined;
 export default toWorker(
   createBenchApp({
     listener: typeof __BENCH_LISTENER__ !== 'undefined' && __BENCH_LISTENER__ === '1',
-    workers: typeof __BENCH_WORKERS__ !== 'undefined' && __BENCH_WORKERS__ === '1',
+    threads: typeof __BENCH_WORKERS__ !== 'undefined' && __BENCH_WORKERS__ === '1',
   }),
 );

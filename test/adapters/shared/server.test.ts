@@ -52,7 +52,7 @@ describe('server lifecycle', () => {
     await handle.close();
   });
 
-  it('an app served twice shuts down (its worker pool) with its last server, not its first', async () => {
+  it('an app served twice shuts down (its thread pool) with its last server, not its first', async () => {
     const app = new App();
     let shutdowns = 0;
     app.shutdown = async () => void shutdowns++;

@@ -1,10 +1,10 @@
-// Run by shutdown.test.ts under node, deno and bun: serve examples/workers
+// Run by shutdown.test.ts under node, deno and bun: serve examples/threads
 // with a two-thread pool, keep one thread busy, close the server, and print
 // what happened as one JSON line. The process must then end by itself: a
 // thread left alive would keep it running.
 import type { ServeHandle, ServeOptions } from '../../adapters/shared/serve-options.ts';
-import { makeApp } from '../../examples/workers/app.ts';
-import type { WorkerSpawner } from '../../src/workers/index.ts';
+import { makeApp } from '../../examples/threads/app.ts';
+import type { ThreadSpawner } from '../../src/threads/index.ts';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown };
 const runtime = g.Deno ? 'deno' : g.Bun ? 'bun' : 'node';
@@ -12,13 +12,13 @@ const runtime = g.Deno ? 'deno' : g.Bun ? 'bun' : 'node';
 // The example imports 'rove' (types from dist/), the adapters here are the sources: one App either way.
 type Serve = (app: any, options?: ServeOptions) => ServeHandle;
 let serve: Serve;
-let spawner: WorkerSpawner;
+let spawner: ThreadSpawner;
 if (runtime === 'node') {
   serve = (await import('../../adapters/node/index.ts')).serve;
-  spawner = (await import('../../adapters/node/threads.ts')).nodeWorkers;
+  spawner = (await import('../../adapters/node/threads.ts')).nodeThreads;
 } else {
   serve = runtime === 'deno' ? (await import('../../adapters/deno/index.ts')).serve : (await import('../../adapters/bun/index.ts')).serve;
-  spawner = (await import('../../adapters/shared/web-threads.ts')).webWorkers(runtime);
+  spawner = (await import('../../adapters/shared/web-threads.ts')).webThreads(runtime);
 }
 
 const { app, pool } = makeApp({ size: 2, timeoutMs: 30_000 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 
-const SCRIPT = 'test/workers/shutdown-script.ts';
+const SCRIPT = 'test/threads/shutdown-script.ts';
 const COMMANDS = {
   node: () => ({ bin: resolveBin('node'), args: ['--conditions=source', '--import', 'tsx', SCRIPT] }),
   deno: () => ({ bin: resolveBin('deno'), args: ['run', '--allow-net', '--allow-env', '--allow-read', SCRIPT] }),
@@ -31,6 +31,6 @@ describe.each(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[])('shutdown on %
     if (runtime !== 'deno') expect(result.exited).toBe(2);
     expect(result.afterClose).toBe(503);
     // The task tried after close was refused.
-    expect(result.kinds).toEqual(['server:listening', 'server:shutdown', 'worker:rejected']);
+    expect(result.kinds).toEqual(['server:listening', 'server:shutdown', 'thread:rejected']);
   }, 30_000);
 });

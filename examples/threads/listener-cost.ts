@@ -2,9 +2,9 @@
 // (no sockets, no load generator): GET /test through app.handle as the Node
 // adapter calls it (a plain request object, a light response), interleaved
 // rounds, fastest round per variant. Runs on any runtime:
-//   node --conditions=source --import tsx examples/workers/listener-cost.ts
-//   deno run examples/workers/listener-cost.ts
-//   bun examples/workers/listener-cost.ts
+//   node --conditions=source --import tsx examples/threads/listener-cost.ts
+//   deno run examples/threads/listener-cost.ts
+//   bun examples/threads/listener-cost.ts
 import { App } from '../../src/index.ts';
 
 const app = new App();

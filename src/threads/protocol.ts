@@ -1,6 +1,6 @@
 /**
  * The messages between a pool and its threads, and the loop a thread runs.
- * Runtime-neutral: each runtime's thread entry (adapters/workers/*-entry.ts)
+ * Runtime-neutral: each runtime's thread entry (adapters/node/thread-entry.ts, adapters/shared/web-thread-entry.ts)
  * only wires `serveTasks` to its own message port.
  */
 

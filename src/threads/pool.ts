@@ -1,7 +1,7 @@
 import { HttpError } from '../errors.ts';
 import type { EventBus } from '../events.ts';
 import { type ReplyMessage, type RunMessage, type SerializedError, serializeError, type TaskModule } from './protocol.ts';
-import type { RunOptions, WorkerRunner } from './runner.ts';
+import type { RunOptions, ThreadRunner } from './runner.ts';
 
 /** What a thread tells the pool. A spawner calls these; the pool ignores anything from a thread it already replaced. */
 export interface ThreadEvents {
@@ -27,14 +27,14 @@ export interface ThreadOptions {
 }
 
 /** How a runtime starts threads. Adapters pass one to the pool: Node's worker_threads, Deno's and Bun's module Web Workers. */
-export interface WorkerSpawner {
+export interface ThreadSpawner {
   readonly runtime: string;
   /** The thread count used when the pool's `size` is not given (the CPU count). */
   readonly concurrency: number;
   spawn(module: string, name: string, events: ThreadEvents, options?: ThreadOptions): WorkerThread;
 }
 
-export interface WorkerPoolOptions {
+export interface ThreadPoolOptions {
   /**
    * The task module's URL, for threads: `() => new URL('./tasks.ts', import.meta.url)`.
    * Give a function when the app also runs on Workers, where `import.meta.url` is undefined.
@@ -72,7 +72,7 @@ export interface WorkerPoolOptions {
 
 export type PoolMode = 'pending' | 'threads' | 'inline' | 'reject' | 'closed';
 
-export interface WorkerPoolStats {
+export interface ThreadPoolStats {
   mode: PoolMode;
   size: number;
   alive: number;
@@ -109,14 +109,14 @@ interface Task {
  * spawner an adapter gives to `start()`; a pool never started (Workers, Deno
  * Deploy) runs tasks inline, or refuses them, on first use.
  */
-export class WorkerPool implements WorkerRunner {
+export class ThreadPool implements ThreadRunner {
   readonly name: string;
   readonly timeoutMs: number;
   readonly maxQueue: number;
-  #options: WorkerPoolOptions;
+  #options: ThreadPoolOptions;
   #mode: PoolMode = 'pending';
   #size = 0;
-  #spawner: WorkerSpawner | undefined;
+  #spawner: ThreadSpawner | undefined;
   #url = '';
   #events: EventBus | undefined;
   #slots: Slot[] = [];
@@ -124,16 +124,16 @@ export class WorkerPool implements WorkerRunner {
   #queue: Task[] = [];
   #respawnTimers = new Set<ReturnType<typeof setTimeout>>();
   #nextTask = 1;
-  #nextWorker = 1;
+  #nextThread = 1;
   #crashStreak = 0;
   #inflight = 0;
   #loaded: Promise<TaskModule> | undefined;
   #closing: Promise<void> | undefined;
   #stats = { completed: 0, failed: 0, timeouts: 0, crashes: 0, respawns: 0, rejected: 0 };
 
-  constructor(options: WorkerPoolOptions) {
+  constructor(options: ThreadPoolOptions) {
     if (!options || options.module === undefined)
-      throw new TypeError('createWorkerPool needs the task module: { module: () => new URL("./tasks.ts", import.meta.url) }');
+      throw new TypeError('createThreadPool needs the task module: { module: () => new URL("./tasks.ts", import.meta.url) }');
     this.#options = options;
     this.name = options.name ?? 'default';
     this.timeoutMs = options.timeoutMs ?? 30_000;
@@ -147,7 +147,7 @@ export class WorkerPool implements WorkerRunner {
     return this.#mode;
   }
 
-  get stats(): WorkerPoolStats {
+  get stats(): ThreadPoolStats {
     let busy = 0;
     for (const s of this.#slots) if (s.task !== null) busy++;
     return {
@@ -166,7 +166,7 @@ export class WorkerPool implements WorkerRunner {
   }
 
   /** Start the threads. Adapters call it with their runtime's spawner; a second call does nothing. */
-  start(spawner: WorkerSpawner): void {
+  start(spawner: ThreadSpawner): void {
     if (this.#spawner !== undefined || this.#mode === 'closed') return;
     this.#spawner = spawner;
     const m = this.#options.module;
@@ -188,9 +188,9 @@ export class WorkerPool implements WorkerRunner {
       case 'inline':
         return this.#inline(task, payload) as Promise<R>;
       case 'reject':
-        return this.#refuse(task, 'no-threads', 'This runtime has no threads for the worker pool');
+        return this.#refuse(task, 'no-threads', 'This runtime has no threads for the thread pool');
       default:
-        return this.#refuse(task, 'closed', 'The worker pool is shut down');
+        return this.#refuse(task, 'closed', 'The thread pool is shut down');
     }
   }
 
@@ -205,7 +205,7 @@ export class WorkerPool implements WorkerRunner {
     this.#respawnTimers.clear();
     const gone = (task: Task) => {
       clearTimeout(task.timer);
-      task.reject(new HttpError(503, 'The worker pool is shutting down'));
+      task.reject(new HttpError(503, 'The thread pool is shutting down'));
     };
     for (const task of this.#queue.splice(0)) gone(task);
     const ending: unknown[] = [];
@@ -221,14 +221,14 @@ export class WorkerPool implements WorkerRunner {
 
   #refuse(task: string, reason: 'queue-full' | 'no-threads' | 'closed', message: string, headers?: HeadersInit): Promise<never> {
     this.#stats.rejected++;
-    this.#events?.emit('worker:rejected', { pool: this.name, task, reason, queued: this.#queue.length, maxQueue: this.maxQueue });
+    this.#events?.emit('thread:rejected', { pool: this.name, task, reason, queued: this.#queue.length, maxQueue: this.maxQueue });
     return Promise.reject(new HttpError(503, message, { headers }));
   }
 
   #enqueue(name: string, payload: unknown): Promise<unknown> {
     const slot = this.#idle.pop();
     if (slot === undefined && this.#queue.length >= this.maxQueue) {
-      return this.#refuse(name, 'queue-full', 'The worker queue is full', { 'retry-after': String(this.#options.retryAfterS ?? 1) });
+      return this.#refuse(name, 'queue-full', 'The thread pool queue is full', { 'retry-after': String(this.#options.retryAfterS ?? 1) });
     }
     return new Promise((resolve, reject) => {
       const task: Task = { id: this.#nextTask++, task: name, payload, resolve, reject, timer: undefined, slot: null };
@@ -247,7 +247,7 @@ export class WorkerPool implements WorkerRunner {
       slot.task = null;
       task.slot = null;
       this.#stats.failed++;
-      task.reject(new HttpError(500, `The worker task's payload cannot be cloned: ${(error as Error)?.message ?? error}`, { cause: error }));
+      task.reject(new HttpError(500, `The task's payload cannot be cloned: ${(error as Error)?.message ?? error}`, { cause: error }));
       this.#next(slot);
       return;
     }
@@ -292,8 +292,8 @@ export class WorkerPool implements WorkerRunner {
     this.#stats.timeouts++;
     slot.task = null;
     task.slot = null;
-    task.reject(new HttpError(504, `Worker task "${task.task}" ran longer than ${this.timeoutMs} ms`));
-    this.#events?.emit('worker:timeout', { pool: this.name, workerId: slot.id, taskId: task.id, task: task.task, timeoutMs: this.timeoutMs });
+    task.reject(new HttpError(504, `Task "${task.task}" ran longer than ${this.timeoutMs} ms`));
+    this.#events?.emit('thread:timeout', { pool: this.name, threadId: slot.id, taskId: task.id, task: task.task, timeoutMs: this.timeoutMs });
     // The thread may be stuck in a loop: only terminating it frees it.
     this.#replace(slot, 'timeout');
   }
@@ -307,14 +307,14 @@ export class WorkerPool implements WorkerRunner {
     if (task !== null) {
       clearTimeout(task.timer);
       task.slot = null;
-      task.reject(new HttpError(500, 'The worker crashed while running the task', { cause: error }));
+      task.reject(new HttpError(500, 'The thread crashed while running the task', { cause: error }));
     }
-    this.#events?.emit('worker:crash', { pool: this.name, workerId: slot.id, taskId: task?.id, task: task?.task, error, exitCode });
+    this.#events?.emit('thread:crash', { pool: this.name, threadId: slot.id, taskId: task?.id, task: task?.task, error, exitCode });
     this.#replace(slot, 'crash');
   }
 
   #spawn(): Slot | null {
-    const slot: Slot = { id: this.#nextWorker++, thread: null, task: null, dead: false };
+    const slot: Slot = { id: this.#nextThread++, thread: null, task: null, dead: false };
     this.#slots.push(slot);
     try {
       slot.thread = this.#spawner!.spawn(
@@ -323,7 +323,7 @@ export class WorkerPool implements WorkerRunner {
         {
           message: (data) => this.#onMessage(slot, data),
           error: (error) => this.#onCrash(slot, error, undefined),
-          exit: (code) => this.#onCrash(slot, new Error(`The worker exited (code ${code ?? 'unknown'})`), code),
+          exit: (code) => this.#onCrash(slot, new Error(`The thread exited (code ${code ?? 'unknown'})`), code),
         },
         { lowPriority: this.#options.priority !== 'normal' },
       );
@@ -349,7 +349,7 @@ export class WorkerPool implements WorkerRunner {
       const fresh = this.#spawn();
       if (fresh === null) return;
       this.#stats.respawns++;
-      this.#events?.emit('worker:respawn', { pool: this.name, workerId: fresh.id, replaces: slot.id, reason });
+      this.#events?.emit('thread:respawn', { pool: this.name, threadId: fresh.id, replaces: slot.id, reason });
       this.#next(fresh);
     };
     if (delay === 0) {
@@ -367,7 +367,7 @@ export class WorkerPool implements WorkerRunner {
   async #inline(name: string, payload: unknown): Promise<unknown> {
     const limit = Math.floor(this.#options.size ?? 1) + this.maxQueue;
     if (this.#inflight >= limit) {
-      return this.#refuse(name, 'queue-full', 'The worker queue is full', { 'retry-after': String(this.#options.retryAfterS ?? 1) });
+      return this.#refuse(name, 'queue-full', 'The thread pool queue is full', { 'retry-after': String(this.#options.retryAfterS ?? 1) });
     }
     this.#inflight++;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -383,8 +383,8 @@ export class WorkerPool implements WorkerRunner {
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             this.#stats.timeouts++;
-            this.#events?.emit('worker:timeout', { pool: this.name, workerId: 0, taskId: 0, task: name, timeoutMs: this.timeoutMs });
-            reject(new HttpError(504, `Worker task "${name}" ran longer than ${this.timeoutMs} ms`));
+            this.#events?.emit('thread:timeout', { pool: this.name, threadId: 0, taskId: 0, task: name, timeoutMs: this.timeoutMs });
+            reject(new HttpError(504, `Task "${name}" ran longer than ${this.timeoutMs} ms`));
           }, this.timeoutMs);
         });
         result = await Promise.race([work, timeout]);
@@ -411,7 +411,7 @@ export class WorkerPool implements WorkerRunner {
     try {
       url = String(typeof module === 'function' ? module() : module);
     } catch (error) {
-      return Promise.reject(new Error('The task module has no URL here; give createWorkerPool a load: () => import("./tasks.ts")', { cause: error }));
+      return Promise.reject(new Error('The task module has no URL here; give createThreadPool a load: () => import("./tasks.ts")', { cause: error }));
     }
     return import(url) as Promise<TaskModule>;
   }
@@ -423,7 +423,7 @@ function taskError(e: SerializedError): HttpError {
   const cause = new Error(e.message);
   cause.name = e.name;
   if (e.stack !== undefined) cause.stack = e.stack;
-  return new HttpError(500, `Worker task failed: ${e.name}: ${e.message}`, { cause });
+  return new HttpError(500, `Task failed: ${e.name}: ${e.message}`, { cause });
 }
 
 function terminate(thread: WorkerThread | null): Promise<unknown> {
@@ -440,9 +440,9 @@ function remove<T>(list: T[], item: T): void {
   if (i !== -1) list.splice(i, 1);
 }
 
-export type { RunOptions, WorkerRunner } from './runner.ts';
+export type { RunOptions, ThreadRunner } from './runner.ts';
 
-/** A pool of threads running `module`'s exports. Give it to the app: `new App({ workers: createWorkerPool({...}) })`. */
-export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
-  return new WorkerPool(options);
+/** A pool of threads running `module`'s exports. Give it to the app: `new App({ threads: createThreadPool({...}) })`. */
+export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
+  return new ThreadPool(options);
 }

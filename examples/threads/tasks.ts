@@ -1,4 +1,4 @@
-// The task module the worker pool runs: each export is a task. Payloads and
+// The task module the thread pool runs: each export is a task. Payloads and
 // results cross threads by structured clone.
 
 /** The bench's CPU loop (BENCH.md test-worker): 50,000 steps of Math.sqrt. */

@@ -1,4 +1,4 @@
-// Worker pool faults and adapter events on real threads: examples/workers
+// Thread pool faults and adapter events on real threads: examples/threads
 // served by Node (worker_threads), Deno and Bun (module Web Workers), asserted
 // over HTTP. One thread and a one-slot queue make every fault easy to provoke.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ function niceValues(pid: number): { main: number; lowered: number } {
 const RUNTIMES = ['node', 'deno', 'bun'] as const;
 const CPU_VALUE = 7453447.913900535;
 
-describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
+describe.each(RUNTIMES)('thread pool on %s', (runtime) => {
   let server: Running;
   let url: string;
   const get = (path: string) => fetch(url + path, { signal: AbortSignal.timeout(10_000) });
@@ -27,7 +27,7 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
   const newEvents = async (from: number) => (await events()).slice(from).filter((e) => !e.kind.startsWith('request:'));
 
   beforeAll(async () => {
-    server = await start(runtime, 'examples/workers', '/', { POOL_SIZE: '1', TIMEOUT_MS: '800', MAX_QUEUE: '1' });
+    server = await start(runtime, 'examples/threads', '/', { POOL_SIZE: '1', TIMEOUT_MS: '800', MAX_QUEUE: '1' });
     url = server.url;
   }, 60_000);
   afterAll(async () => {
@@ -76,7 +76,7 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
     expect(await res.json()).toMatchObject({ detail: 'n must be a number' });
   });
 
-  it('a task over the time limit answers 504, emits worker:timeout, and the thread is replaced', async () => {
+  it('a task over the time limit answers 504, emits thread:timeout, and the thread is replaced', async () => {
     const from = (await events()).length;
     const started = Date.now();
     // 3 s of synchronous work, far over the 800 ms limit. (Deno cannot stop the old
@@ -85,30 +85,30 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
     expect(res.status).toBe(504);
     await res.arrayBuffer();
     expect(Date.now() - started).toBeLessThan(2500);
-    expect((await newEvents(from)).map((e) => e.kind)).toEqual(['worker:timeout', 'worker:respawn']);
+    expect((await newEvents(from)).map((e) => e.kind)).toEqual(['thread:timeout', 'thread:respawn']);
     const [timeout, respawn] = await newEvents(from);
     expect(timeout.metadata).toMatchObject({ task: 'spin', timeoutMs: 800 });
-    expect(respawn.metadata).toMatchObject({ reason: 'timeout', replaces: timeout.metadata.workerId });
+    expect(respawn.metadata).toMatchObject({ reason: 'timeout', replaces: timeout.metadata.threadId });
     // The replacement serves at once, while the old thread would still be busy.
     expect(await (await get('/cpu')).json()).toEqual({ value: CPU_VALUE });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it('a crash answers 500, emits worker:crash, then respawns and emits worker:respawn', async () => {
+  it('a crash answers 500, emits thread:crash, then respawns and emits thread:respawn', async () => {
     const from = (await events()).length;
     const res = await get('/crash');
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain('on purpose');
     const after = await newEvents(from);
-    expect(after.map((e) => e.kind)).toEqual(['worker:crash', 'worker:respawn']);
+    expect(after.map((e) => e.kind)).toEqual(['thread:crash', 'thread:respawn']);
     expect(after[0].metadata).toMatchObject({ task: 'crash' });
     expect(after[0].metadata.error.message).toContain('crashed on purpose');
-    expect(after[1].metadata).toMatchObject({ reason: 'crash', replaces: after[0].metadata.workerId });
+    expect(after[1].metadata).toMatchObject({ reason: 'crash', replaces: after[0].metadata.threadId });
     expect(await (await get('/cpu')).json()).toEqual({ value: CPU_VALUE });
     expect(await (await get('/stats')).json()).toMatchObject({ alive: 1, crashes: 1, timeouts: 1, respawns: 2 });
   });
 
-  it('a full queue answers 503 with Retry-After and emits worker:rejected', async () => {
+  it('a full queue answers 503 with Retry-After and emits thread:rejected', async () => {
     const from = (await events()).length;
     const running = get('/spin?ms=400');
     await new Promise((r) => setTimeout(r, 100));
@@ -120,7 +120,7 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
     await refused.arrayBuffer();
     expect((await running).status).toBe(200);
     expect((await queued).status).toBe(200);
-    const rejected = (await newEvents(from)).filter((e) => e.kind === 'worker:rejected');
+    const rejected = (await newEvents(from)).filter((e) => e.kind === 'thread:rejected');
     expect(rejected.map((e) => e.metadata)).toEqual([{ pool: 'default', task: 'spin', reason: 'queue-full', queued: 1, maxQueue: 1 }]);
   });
 
@@ -149,10 +149,10 @@ describe.each(RUNTIMES)('worker pool on %s', (runtime) => {
   });
 });
 
-describe('worker pool priority on deno with --allow-sys=setPriority', () => {
+describe('thread pool priority on deno with --allow-sys=setPriority', () => {
   it('lowers the pool threads', async () => {
     const port = await freePort();
-    const child = startChild(resolveBin('deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys=setPriority', 'examples/workers/deno.ts'], {
+    const child = startChild(resolveBin('deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys=setPriority', 'examples/threads/deno.ts'], {
       PORT: String(port),
       POOL_SIZE: '2',
       NO_COLOR: '1',

@@ -1,10 +1,10 @@
-// The figures for events and the worker pool, measured on examples/bench with
+// The figures for events and the thread pool, measured on examples/bench with
 // autocannon (node_modules/.bin/autocannon), servers on free loopback ports,
 // stopped by pid:
 //   1. /test with and without one empty listener (`app.on(() => {})`), rounds alternating;
 //   2. /test-worker (pool size = CPU count) against /test-cpu;
 //   3. /test p99 at a fixed probe rate, alone and while a second autocannon loads /test-worker (and, for contrast, /test-cpu), per round; medians.
-// node --conditions=source --import tsx examples/workers/measure.ts [--runtimes node,deno,bun] [--rounds 2] [-c 50] [-d 5]
+// node --conditions=source --import tsx examples/threads/measure.ts [--runtimes node,deno,bun] [--rounds 2] [-c 50] [-d 5]
 import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
 import { type Child, cpuDeltaUs, freePort, processTree, resolveBin, startChild, stopChild, treeCpuUs } from '../../bench/lib/proc.ts';
@@ -138,7 +138,7 @@ for (const runtime of RUNTIMES) {
           for (const path of order) (path === '/test-cpu' ? cpuRuns : workerRuns).push(await measure(server, path));
         }
         const ratio = median(workerRuns.map((r) => r.rps)) / median(cpuRuns.map((r) => r.rps));
-        console.log(`\n${runtime} worker pool (size ${cpus().length}):`);
+        console.log(`\n${runtime} thread pool (size ${cpus().length}):`);
         cpuRuns.forEach((r, i) => console.log(`  /test-cpu    #${i + 1}: ${fmt(r)}`));
         workerRuns.forEach((r, i) => console.log(`  /test-worker #${i + 1}: ${fmt(r)}`));
         console.log(`  /test-worker / /test-cpu req/s (median) ${ratio.toFixed(3)}`);

@@ -1,12 +1,12 @@
 // The runtime-neutral pool, driven by a fake spawner whose "threads" run in
 // this thread: queueing, timeouts, crashes, respawns, shutdown and the inline
-// fallback, deterministically. test/workers/runtimes.test.ts runs the same
+// fallback, deterministically. test/threads/runtimes.test.ts runs the same
 // faults on real threads in Node, Deno and Bun.
 import { describe, expect, it } from 'vitest';
 import { App, HttpError, type RoveEvent } from '../../src/index.ts';
-import { createWorkerPool, type WorkerPoolOptions, type WorkerSpawner } from '../../src/workers/index.ts';
-import type { RunMessage } from '../../src/workers/protocol.ts';
-import { serveTasks } from '../../src/workers/protocol.ts';
+import { createThreadPool, type ThreadPoolOptions, type ThreadSpawner } from '../../src/threads/index.ts';
+import type { RunMessage } from '../../src/threads/protocol.ts';
+import { serveTasks } from '../../src/threads/protocol.ts';
 
 const tasks = {
   default: (n: number) => n * 2,
@@ -28,7 +28,7 @@ const tasks = {
 /** Threads that run `tasks` in this thread; `crash(i)` makes thread i report an uncaught error. */
 function fakeSpawner(concurrency = 2) {
   const threads: { name: string; terminated: boolean; crash(): void; exit(code: number): void }[] = [];
-  const spawner: WorkerSpawner = {
+  const spawner: ThreadSpawner = {
     runtime: 'fake',
     concurrency,
     spawn(_module, name, events) {
@@ -63,9 +63,9 @@ function fakeSpawner(concurrency = 2) {
   return { spawner, threads };
 }
 
-function pool(options: Partial<WorkerPoolOptions> = {}) {
-  const p = createWorkerPool({ module: 'fake:tasks', load: async () => tasks, ...options });
-  const app = new App({ workers: p });
+function pool(options: Partial<ThreadPoolOptions> = {}) {
+  const p = createThreadPool({ module: 'fake:tasks', load: async () => tasks, ...options });
+  const app = new App({ threads: p });
   const seen: RoveEvent[] = [];
   app.on((e) => void seen.push(e));
   const kinds = () => seen.map((e) => e.kind);
@@ -87,7 +87,7 @@ const status = (promise: Promise<unknown>) =>
     (e) => (e instanceof HttpError ? e.status : -1),
   );
 
-describe('worker pool (fake threads)', () => {
+describe('thread pool (fake threads)', () => {
   it('starts `size` threads, or as many as the spawner reports CPUs', () => {
     const a = fakeSpawner(3);
     pool().p.start(a.spawner);
@@ -112,7 +112,7 @@ describe('worker pool (fake threads)', () => {
     expect(results).toEqual([2, 4, 6, 8]);
   });
 
-  it('a full queue answers 503 with Retry-After and emits worker:rejected', async () => {
+  it('a full queue answers 503 with Retry-After and emits thread:rejected', async () => {
     const { p, seen } = pool({ size: 1, maxQueue: 1, retryAfterS: 3 });
     p.start(fakeSpawner().spawner);
     const first = p.run(20, { task: 'later' });
@@ -121,11 +121,11 @@ describe('worker pool (fake threads)', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect(error.status).toBe(503);
     expect(new Headers(error.headers).get('retry-after')).toBe('3');
-    expect(seen.find((e) => e.kind === 'worker:rejected')?.metadata).toMatchObject({ reason: 'queue-full', queued: 1, maxQueue: 1, task: 'default' });
+    expect(seen.find((e) => e.kind === 'thread:rejected')?.metadata).toMatchObject({ reason: 'queue-full', queued: 1, maxQueue: 1, task: 'default' });
     expect(await Promise.all([first, second])).toEqual([20, 20]);
   });
 
-  it('a task over the time limit answers 504, emits worker:timeout, and its thread is terminated and replaced', async () => {
+  it('a task over the time limit answers 504, emits thread:timeout, and its thread is terminated and replaced', async () => {
     const { p, kinds, seen } = pool({ size: 1, timeoutMs: 30, maxQueue: 5 });
     const { spawner, threads } = fakeSpawner();
     p.start(spawner);
@@ -133,14 +133,14 @@ describe('worker pool (fake threads)', () => {
     const queued = p.run(4); // waits behind the stuck task, then runs on the replacement
     expect(await stuck).toBe(504);
     expect(await queued).toBe(8);
-    expect(kinds()).toEqual(['worker:timeout', 'worker:respawn']);
-    expect(seen[0].metadata).toMatchObject({ workerId: 1, task: 'hang', timeoutMs: 30 });
-    expect(seen[1].metadata).toMatchObject({ workerId: 2, replaces: 1, reason: 'timeout' });
+    expect(kinds()).toEqual(['thread:timeout', 'thread:respawn']);
+    expect(seen[0].metadata).toMatchObject({ threadId: 1, task: 'hang', timeoutMs: 30 });
+    expect(seen[1].metadata).toMatchObject({ threadId: 2, replaces: 1, reason: 'timeout' });
     expect(threads.map((t) => t.terminated)).toEqual([true, false]);
     expect(p.stats).toMatchObject({ timeouts: 1, respawns: 1, alive: 1 });
   });
 
-  it('a crash answers 500, emits worker:crash, then respawns and emits worker:respawn', async () => {
+  it('a crash answers 500, emits thread:crash, then respawns and emits thread:respawn', async () => {
     const { p, kinds, seen } = pool({ size: 1 });
     const { spawner, threads } = fakeSpawner();
     p.start(spawner);
@@ -150,10 +150,10 @@ describe('worker pool (fake threads)', () => {
     const error = await failure(running);
     expect(error.status).toBe(500);
     expect(error.expose).toBe(false);
-    expect(kinds()).toEqual(['worker:crash', 'worker:respawn']);
-    expect(seen[0].metadata).toMatchObject({ workerId: 1, task: 'hang' });
+    expect(kinds()).toEqual(['thread:crash', 'thread:respawn']);
+    expect(seen[0].metadata).toMatchObject({ threadId: 1, task: 'hang' });
     expect((seen[0].metadata as { error: Error }).error.message).toBe('thread died');
-    expect(seen[1].metadata).toMatchObject({ workerId: 2, replaces: 1, reason: 'crash' });
+    expect(seen[1].metadata).toMatchObject({ threadId: 2, replaces: 1, reason: 'crash' });
     expect(await p.run(1)).toBe(2);
   });
 
@@ -163,7 +163,7 @@ describe('worker pool (fake threads)', () => {
     p.start(spawner);
     threads[0].exit(1);
     threads[0].crash(); // the same death reported twice (Node: 'error' then 'exit')
-    expect(kinds()).toEqual(['worker:crash', 'worker:respawn']);
+    expect(kinds()).toEqual(['thread:crash', 'thread:respawn']);
     expect(await p.run(2)).toBe(4);
   });
 
@@ -177,7 +177,7 @@ describe('worker pool (fake threads)', () => {
     expect(threads).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 80));
     expect(threads).toHaveLength(3);
-    expect(kinds().filter((k) => k === 'worker:respawn')).toHaveLength(2);
+    expect(kinds().filter((k) => k === 'thread:respawn')).toHaveLength(2);
   });
 
   it('an error thrown by the task answers 500 and keeps its message out of the response outside dev', async () => {
@@ -250,13 +250,13 @@ describe('worker pool (fake threads)', () => {
   });
 
   it('refuses nonsense options', () => {
-    expect(() => createWorkerPool({ module: 'x', size: 0 })).toThrow(RangeError);
-    expect(() => createWorkerPool({ module: 'x', timeoutMs: -1 })).toThrow(RangeError);
-    expect(() => createWorkerPool({} as WorkerPoolOptions)).toThrow(TypeError);
+    expect(() => createThreadPool({ module: 'x', size: 0 })).toThrow(RangeError);
+    expect(() => createThreadPool({ module: 'x', timeoutMs: -1 })).toThrow(RangeError);
+    expect(() => createThreadPool({} as ThreadPoolOptions)).toThrow(TypeError);
   });
 });
 
-describe('worker pool without threads (Workers, Deno Deploy)', () => {
+describe('thread pool without threads (Workers, Deno Deploy)', () => {
   it('runs tasks inline through load(), cloning the payload and the result', async () => {
     const { p } = pool();
     const input = { n: 1 };
@@ -266,10 +266,10 @@ describe('worker pool without threads (Workers, Deno Deploy)', () => {
     expect(p.stats).toMatchObject({ mode: 'inline', completed: 1 });
   });
 
-  it('inline, an async task over the time limit answers 504 and emits worker:timeout', async () => {
+  it('inline, an async task over the time limit answers 504 and emits thread:timeout', async () => {
     const { p, kinds } = pool({ timeoutMs: 20 });
     expect(await status(p.run(null, { task: 'hang' }))).toBe(504);
-    expect(kinds()).toEqual(['worker:timeout']);
+    expect(kinds()).toEqual(['thread:timeout']);
   });
 
   it('inline, a throwing task answers 500 without internals', async () => {
@@ -284,25 +284,25 @@ describe('worker pool without threads (Workers, Deno Deploy)', () => {
     const a = p.run(10, { task: 'later' });
     const b = p.run(10, { task: 'later' });
     expect(await status(p.run(10, { task: 'later' }))).toBe(503);
-    expect(kinds()).toEqual(['worker:rejected']);
+    expect(kinds()).toEqual(['thread:rejected']);
     await Promise.all([a, b]);
   });
 
-  it("with noThreads: 'reject' every task answers 503 and emits worker:rejected", async () => {
+  it("with noThreads: 'reject' every task answers 503 and emits thread:rejected", async () => {
     const { p, seen } = pool({ noThreads: 'reject' });
     expect(await status(p.run(1))).toBe(503);
-    expect(seen[0]).toMatchObject({ kind: 'worker:rejected', metadata: { reason: 'no-threads' } });
+    expect(seen[0]).toMatchObject({ kind: 'thread:rejected', metadata: { reason: 'no-threads' } });
     expect(p.mode).toBe('reject');
   });
 
   it('without load(), the module URL is imported', async () => {
     const url = 'data:text/javascript,export default (n) => n + 1';
-    const p = createWorkerPool({ module: () => url });
+    const p = createThreadPool({ module: () => url });
     expect(await p.run(1)).toBe(2);
   });
 
   it('a module URL that cannot be made (Workers: import.meta.url is undefined) asks for load()', async () => {
-    const p = createWorkerPool({
+    const p = createThreadPool({
       module: () => {
         throw new TypeError('Invalid URL');
       },
@@ -313,10 +313,10 @@ describe('worker pool without threads (Workers, Deno Deploy)', () => {
   });
 });
 
-describe('c.worker', () => {
-  it('without a pool, c.worker.run answers 503 (the bench route with the pool disabled)', async () => {
+describe('c.threads', () => {
+  it('without a pool, c.threads.run answers 503 (the bench route with the pool disabled)', async () => {
     const app = new App();
-    app.get('/work', async (c) => c.json(await c.worker.run(1)));
+    app.get('/work', async (c) => c.json(await c.threads.run(1)));
     const res = await app.fetch(new Request('http://localhost/work'));
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: 503, title: 'Service Unavailable' });
@@ -324,8 +324,8 @@ describe('c.worker', () => {
 
   it("handlers reach the app's pool, and pool errors become responses", async () => {
     const { app } = pool();
-    app.get('/double', async (c) => c.json(await c.worker.run(Number(c.req.query('n')))));
-    app.get('/fail', async (c) => c.json(await c.worker.run(null, { task: 'fail' })));
+    app.get('/double', async (c) => c.json(await c.threads.run(Number(c.req.query('n')))));
+    app.get('/fail', async (c) => c.json(await c.threads.run(null, { task: 'fail' })));
     expect(await (await app.fetch(new Request('http://localhost/double?n=4'))).json()).toBe(8);
     const res = await app.fetch(new Request('http://localhost/fail'));
     expect(res.status).toBe(500);
@@ -333,9 +333,9 @@ describe('c.worker', () => {
   });
 
   it('in dev mode the task error message is shown', async () => {
-    const p = createWorkerPool({ module: 'x', load: async () => tasks });
-    const app = new App({ workers: p, dev: true });
-    app.get('/fail', async (c) => c.json(await c.worker.run(null, { task: 'fail' })));
+    const p = createThreadPool({ module: 'x', load: async () => tasks });
+    const app = new App({ threads: p, dev: true });
+    app.get('/fail', async (c) => c.json(await c.threads.run(null, { task: 'fail' })));
     expect(await (await app.fetch(new Request('http://localhost/fail'))).text()).toContain('secret detail');
   });
 });

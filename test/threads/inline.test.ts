@@ -1,18 +1,18 @@
 // Where the runtime gives an app no threads (Cloudflare Workers, Deno Deploy)
 // the pool runs tasks inline in the same isolate, or answers 503 by option.
-// examples/workers bundled and served by workerd, and by `deno serve`.
+// examples/threads bundled and served by workerd, and by `deno serve`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Running, start } from '../conformance/servers.ts';
 
 const CPU_VALUE = 7453447.913900535;
 
-describe('worker pool on workerd (no threads)', () => {
+describe('thread pool on workerd (no threads)', () => {
   let server: Running;
   let url: string;
   const get = (path: string, headers: Record<string, string> = {}) => fetch(url + path, { headers, signal: AbortSignal.timeout(10_000) });
 
   beforeAll(async () => {
-    server = await start('workerd', 'examples/workers', '/');
+    server = await start('workerd', 'examples/threads', '/');
     url = server.url;
   }, 60_000);
   afterAll(async () => {
@@ -32,12 +32,12 @@ describe('worker pool on workerd (no threads)', () => {
     expect(await res.json()).toEqual(body);
   });
 
-  it("with noThreads: 'reject' the route answers 503 and emits worker:rejected", async () => {
+  it("with noThreads: 'reject' the route answers 503 and emits thread:rejected", async () => {
     const res = await get('/cpu', { 'x-pool': 'reject' });
     expect(res.status).toBe(503);
     await res.arrayBuffer();
     const events = (await (await get('/events', { 'x-pool': 'reject' })).json()) as { kind: string; metadata: Record<string, unknown> }[];
-    expect(events.find((e) => e.kind === 'worker:rejected')?.metadata).toMatchObject({ reason: 'no-threads' });
+    expect(events.find((e) => e.kind === 'thread:rejected')?.metadata).toMatchObject({ reason: 'no-threads' });
   });
 
   it('an async task over the time limit answers 504 inline', async () => {
@@ -67,10 +67,10 @@ describe('worker pool on workerd (no threads)', () => {
   });
 });
 
-describe('worker pool on deno serve (Deno Deploy: no threads)', () => {
+describe('thread pool on deno serve (Deno Deploy: no threads)', () => {
   let server: Running;
   beforeAll(async () => {
-    server = await start('deno-deploy', 'examples/workers', '/');
+    server = await start('deno-deploy', 'examples/threads', '/');
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

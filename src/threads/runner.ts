@@ -5,15 +5,15 @@ export interface RunOptions {
   task?: string;
 }
 
-/** What handlers see as `c.worker`. */
-export interface WorkerRunner {
+/** What handlers see as `c.threads`. */
+export interface ThreadRunner {
   /** Run a task with a structured-cloned payload; resolves with its structured-cloned result. */
   run<R = unknown>(payload?: unknown, options?: RunOptions): Promise<R>;
 }
 
-/** `c.worker` of an app without a pool: every task answers 503, as the route would with the pool disabled. */
-export const NO_WORKERS: WorkerRunner = {
+/** `c.threads` of an app without a pool: every task answers 503, as the route would with the pool disabled. */
+export const NO_THREADS: ThreadRunner = {
   run() {
-    return Promise.reject(new HttpError(503, 'No worker pool: new App({ workers })'));
+    return Promise.reject(new HttpError(503, 'No thread pool: new App({ threads })'));
   },
 };

@@ -1,21 +1,21 @@
-// A small app over the worker pool and the event bus, used by test/workers
+// A small app over the thread pool and the event bus, used by test/threads
 // and test/events: it records every event so tests can read them over HTTP.
 import { App, type RoveEvent } from 'rove';
-import { createWorkerPool, type WorkerPoolOptions } from 'rove/workers';
+import { createThreadPool, type ThreadPoolOptions } from 'rove/threads';
 
-export interface ExampleOptions extends Partial<Omit<WorkerPoolOptions, 'module' | 'load'>> {
+export interface ExampleOptions extends Partial<Omit<ThreadPoolOptions, 'module' | 'load'>> {
   dev?: boolean;
 }
 
 export function makeApp(options: ExampleOptions = {}) {
   const { dev, ...poolOptions } = options;
-  const pool = createWorkerPool({
+  const pool = createThreadPool({
     // A function: on Workers import.meta.url is undefined, and threads are never spawned there.
     module: () => new URL('./tasks.ts', import.meta.url),
     load: () => import('./tasks.ts'),
     ...poolOptions,
   });
-  const app = new App({ workers: pool, dev });
+  const app = new App({ threads: pool, dev });
 
   const events: unknown[] = [];
   const late: string[] = [];
@@ -32,13 +32,13 @@ export function makeApp(options: ExampleOptions = {}) {
   const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
 
   app.get('/', (c) => c.text('ok'));
-  app.get('/cpu', async (c) => c.json({ value: await c.worker.run<number>(num(c.req.query('n'), 50_000), { task: 'cpu' }) }));
-  app.get('/spin', async (c) => c.json({ ms: await c.worker.run(num(c.req.query('ms'), 100), { task: 'spin' }) }));
-  app.get('/sleep', async (c) => c.json({ ms: await c.worker.run(num(c.req.query('ms'), 100), { task: 'sleep' }) }));
-  app.get('/crash', async (c) => c.json(await c.worker.run(null, { task: 'crash' })));
-  app.get('/fail', async (c) => c.json(await c.worker.run(null, { task: 'fail' })));
-  app.get('/invalid', async (c) => c.json(await c.worker.run('nope', { task: 'invalid' })));
-  app.post('/echo', async (c) => c.json(await c.worker.run(await c.req.json(), { task: 'echo' })));
+  app.get('/cpu', async (c) => c.json({ value: await c.threads.run<number>(num(c.req.query('n'), 50_000), { task: 'cpu' }) }));
+  app.get('/spin', async (c) => c.json({ ms: await c.threads.run(num(c.req.query('ms'), 100), { task: 'spin' }) }));
+  app.get('/sleep', async (c) => c.json({ ms: await c.threads.run(num(c.req.query('ms'), 100), { task: 'sleep' }) }));
+  app.get('/crash', async (c) => c.json(await c.threads.run(null, { task: 'crash' })));
+  app.get('/fail', async (c) => c.json(await c.threads.run(null, { task: 'fail' })));
+  app.get('/invalid', async (c) => c.json(await c.threads.run('nope', { task: 'invalid' })));
+  app.post('/echo', async (c) => c.json(await c.threads.run(await c.req.json(), { task: 'echo' })));
   app.get('/events', (c) => c.json(events));
   app.get('/late', (c) => c.json(late));
   app.get('/stats', (c) => c.json(pool.stats));

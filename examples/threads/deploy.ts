@@ -1,4 +1,4 @@
-// Deno Deploy (no threads): the pool runs tasks inline. Locally: deno serve examples/workers/deploy.ts
+// Deno Deploy (no threads): the pool runs tasks inline. Locally: deno serve examples/threads/deploy.ts
 import { toDeploy } from 'rove/deno-deploy';
 import { makeApp } from './app.ts';
 
