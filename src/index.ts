@@ -2,7 +2,6 @@
 // Optional features live on their own subpaths (rove/views, rove/threads, rove/fs-routes, rove/otel).
 export { App, type ErrorHandler, type NotFoundHandler } from './app.ts';
 export type { AppOptions, ClientAddressRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
-export { bodyLimit } from './body-limit.ts';
 export type { Handler, Next } from './compose.ts';
 export {
   Context,
@@ -17,6 +16,7 @@ export {
 } from './context.ts';
 export { BodyError, type BodyRejection, errorResponse, HttpError, internalError } from './errors.ts';
 export { type BodyRejectedMetadata, EventBus, type EventKind, type EventMap, type Listener, type RequestMetadata, type RoveEvent } from './events.ts';
+export { bodyLimit } from './middleware/body-limit/index.ts';
 export type { ParamKeys, ParamName, PathParams } from './path-params.ts';
 export { type FormValue, type RequestLike, RoveRequest } from './request.ts';
 export type { HeaderRecord } from './response.ts';

@@ -9,12 +9,12 @@
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Handler } from '../../src/compose.ts';
-import type { FileSource, OpenResult, ServeStaticOptions } from '../../src/static/index.ts';
-import { serveFrom } from '../../src/static/index.ts';
-import { Recent } from '../../src/static/recent.ts';
+import type { FileSource, OpenResult, ServeStaticOptions } from '../../src/middleware/static/index.ts';
+import { serveFrom } from '../../src/middleware/static/index.ts';
+import { Recent } from '../../src/middleware/static/recent.ts';
 import { inside, realRoot } from '../shared/static-fs.ts';
 
-export * from '../../src/static/index.ts';
+export * from '../../src/middleware/static/index.ts';
 
 interface BunBlob extends Blob {
   slice(start?: number, end?: number): BunBlob;

@@ -8,10 +8,10 @@
  * answers the whole file), and a missing asset falls through to the next handler.
  */
 import type { Handler } from '../../src/compose.ts';
-import { normalizePrefix, type ServeStaticOptions, staticPath } from '../../src/static/index.ts';
-import { refuse } from '../../src/static/serve.ts';
+import { normalizePrefix, type ServeStaticOptions, staticPath } from '../../src/middleware/static/index.ts';
+import { refuse } from '../../src/middleware/static/serve.ts';
 
-export * from '../../src/static/index.ts';
+export * from '../../src/middleware/static/index.ts';
 
 /** The part of the assets binding used here (a Fetcher). */
 interface AssetsBinding {

@@ -9,11 +9,11 @@
  * file through `FsFile.readable`, Deno's own file body).
  */
 import type { Handler } from '../../src/compose.ts';
-import type { FileSource, OpenResult, ServeStaticOptions } from '../../src/static/index.ts';
-import { FileCache, type FileStat, type FileVersion, inMemory, serveFrom } from '../../src/static/index.ts';
-import { realPathSource } from '../../src/static/real-path-source.ts';
+import type { FileSource, OpenResult, ServeStaticOptions } from '../../src/middleware/static/index.ts';
+import { FileCache, type FileStat, type FileVersion, inMemory, serveFrom } from '../../src/middleware/static/index.ts';
+import { realPathSource } from '../../src/middleware/static/real-path-source.ts';
 
-export * from '../../src/static/index.ts';
+export * from '../../src/middleware/static/index.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
 interface DenoFile {

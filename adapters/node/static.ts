@@ -8,12 +8,12 @@
  */
 import { join } from 'node:path';
 import type { Handler } from '../../src/compose.ts';
-import type { FileSource, FileStat, OpenResult, ServeStaticOptions } from '../../src/static/index.ts';
-import { FileCache, inMemory, serveFrom } from '../../src/static/index.ts';
-import { realPathSource } from '../../src/static/real-path-source.ts';
+import type { FileSource, FileStat, OpenResult, ServeStaticOptions } from '../../src/middleware/static/index.ts';
+import { FileCache, inMemory, serveFrom } from '../../src/middleware/static/index.ts';
+import { realPathSource } from '../../src/middleware/static/real-path-source.ts';
 import { closeFd, fileBody, inside, lstatNow, openFile, readBytes, realPath, realRoot, versionOf } from '../shared/static-fs.ts';
 
-export * from '../../src/static/index.ts';
+export * from '../../src/middleware/static/index.ts';
 
 /**
  * A FileSource over node:fs: realpath, containment check, open, fstat.

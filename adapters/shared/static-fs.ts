@@ -2,7 +2,7 @@
 // callback API: per request it costs about half of what node:fs/promises does.
 import { close, constants, fstat, lstatSync, open, read, realpath, realpathSync, type Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import type { FileVersion } from '../../src/static/file-cache.ts';
+import type { FileVersion } from '../../src/middleware/static/file-cache.ts';
 
 /** Files up to this size are read with one read() (one stream chunk's worth); larger ones stream. */
 export const SMALL_FILE = 64 * 1024;

@@ -3,8 +3,8 @@
 // Nothing of this reaches the core: app.fetch and app.request keep plain Responses.
 import { describe, expect, it } from 'vitest';
 import { CheckedResponse, checkUnlessBuilt, respondChecked } from '../../../adapters/shared/checked-response.ts';
-import { cors } from '../../../src/cors/index.ts';
 import { App } from '../../../src/index.ts';
+import { cors } from '../../../src/middleware/cors/index.ts';
 
 const BAD = 'a\u0001b';
 
