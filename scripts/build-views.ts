@@ -14,7 +14,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildViews as build } from '../adapters/cli/build-views.ts';
-import { ViewError } from '../adapters/views-fs.ts';
+import { ViewError } from '../adapters/shared/views-fs.ts';
 
 /** The shipped `rove build:views`, named after this repository's npm script in the header it writes. */
 export function buildViews(dir: string, out: string, ext = '.dve'): Promise<number> {

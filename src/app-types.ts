@@ -3,8 +3,8 @@ import type { Context, Env, ResponseFactory } from './context.ts';
 import type { ErrorPage } from './error-page.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
+import type { ThreadPool } from './threads/pool.ts';
 import type { ViewRenderer } from './views/renderer.ts';
-import type { WorkerPool } from './workers/pool.ts';
 
 export interface AppOptions {
   /** Largest request body the body readers accept, in bytes (default 1 MiB); `bodyLimit()` changes it per route. */
@@ -21,8 +21,8 @@ export interface AppOptions {
   /** Dev mode shows error messages and stacks of 5xx responses. */
   dev?: boolean;
   views?: ViewRenderer;
-  /** The worker pool handlers reach as `c.worker` (`createWorkerPool` from rove/workers); without one, `c.worker.run()` answers 503. */
-  workers?: WorkerPool;
+  /** The thread pool handlers reach as `c.threads` (`createThreadPool` from rove/threads); without one, `c.threads.run()` answers 503. */
+  threads?: ThreadPool;
   /**
    * Which proxies in front of the server may name the client for `c.req.ip` and its protocol for
    * `c.req.protocol` (through `X-Forwarded-For` and `X-Forwarded-Proto`, or `Forwarded` when

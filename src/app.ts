@@ -18,8 +18,8 @@ export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from '.
 import { decodeSegments, normalizePath } from './path.ts';
 import { MALFORMED } from './pattern.ts';
 import { parseScope } from './scope.ts';
+import type { ThreadPool } from './threads/pool.ts';
 import type { ViewRenderer } from './views/renderer.ts';
-import type { WorkerPool } from './workers/pool.ts';
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
@@ -50,9 +50,9 @@ export type BoundHandler = (request: RequestLike, env: unknown, ctx: ExecutionCo
  * export default { fetch: app.fetch };
  */
 export class App<E extends Env = Env> {
-  readonly settings: Required<Omit<AppOptions, 'views' | 'workers' | 'trustProxy' | 'errorPage' | 'trailingSlash'>> & {
+  readonly settings: Required<Omit<AppOptions, 'views' | 'threads' | 'trustProxy' | 'errorPage' | 'trailingSlash'>> & {
     views: ViewRenderer | undefined;
-    workers: WorkerPool | undefined;
+    threads: ThreadPool | undefined;
   };
   #routes: RouteDef[] = [];
   /** This app's own routes, to refuse a bad or repeated one when it is registered. */
@@ -80,7 +80,7 @@ export class App<E extends Env = Env> {
       maxParamLength: options.maxParamLength ?? 1024,
       dev: options.dev ?? false,
       views: options.views,
-      workers: options.workers,
+      threads: options.threads,
     };
     this.#errorPage = options.errorPage;
     this.#trailingSlash = options.trailingSlash;
@@ -88,7 +88,7 @@ export class App<E extends Env = Env> {
     if (proxies !== undefined && typeof proxies?.clientIp !== 'function') throw new TypeError("trustProxy takes trustProxy(…) from 'rove/trust-proxy'");
     this.#proxies = proxies;
     // Features that emit from elsewhere switch on and off as listeners come and go.
-    options.workers?.attach(this.#events);
+    options.threads?.attach(this.#events);
     options.views?.attach?.(this.#events);
     this.#entry = this.#makeEntry({ runtime: 'fetch' });
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
@@ -117,7 +117,7 @@ export class App<E extends Env = Env> {
       bodyLimit: this.settings.bodyLimit,
       views: this.settings.views,
       dev: this.settings.dev,
-      workers: this.settings.workers,
+      threads: this.settings.threads,
       events: this.#events,
       respond: binding.respond,
       header: binding.header,
@@ -196,9 +196,9 @@ export class App<E extends Env = Env> {
     return typeof kind === 'function' ? this.#events.on(kind) : this.#events.on(kind, listener!);
   }
 
-  /** Adapters call this once the server has stopped: it terminates the worker pool. */
+  /** Adapters call this once the server has stopped: it terminates the thread pool. */
   shutdown(): Promise<void> {
-    return this.settings.workers?.close() ?? Promise.resolve();
+    return this.settings.threads?.close() ?? Promise.resolve();
   }
 
   onError(handler: ErrorHandler<E>): this {

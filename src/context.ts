@@ -5,8 +5,8 @@ import { type RequestLike, RoveRequest } from './request.ts';
 import { buildResponse, type HeaderRecord } from './response.ts';
 import type { Params } from './router.ts';
 import { type StreamWriter, writerStream } from './stream.ts';
+import { NO_THREADS, type ThreadRunner } from './threads/runner.ts';
 import type { ViewRenderer } from './views/renderer.ts';
-import { NO_WORKERS, type WorkerRunner } from './workers/runner.ts';
 
 export type { StreamWriter } from './stream.ts';
 
@@ -39,7 +39,7 @@ export interface ContextConfig {
   views: ViewRenderer | undefined;
   dev: boolean;
   events: EventSink;
-  workers: WorkerRunner | undefined;
+  threads: ThreadRunner | undefined;
   respond: ResponseFactory | undefined;
   /** The adapter's one-header lookup (see ServerBinding.header). */
   header: ((request: RequestLike, name: string) => string | null) | undefined;
@@ -167,11 +167,11 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   }
 
   /**
-   * The app's thread pool (`new App({ workers })`): `await c.worker.run(payload)`.
+   * The app's thread pool (`new App({ threads })`): `await c.threads.run(payload)`.
    * Without a pool, `run()` answers 503.
    */
-  get worker(): WorkerRunner {
-    return this.#config.workers ?? NO_WORKERS;
+  get threads(): ThreadRunner {
+    return this.#config.threads ?? NO_THREADS;
   }
 
   get executionCtx(): ExecutionContext {

@@ -51,10 +51,10 @@ export interface EventMap {
   'view:rendered': ViewMetadata<'view:rendered'>;
   /** The view's name and position; `message` never holds data values. */
   'view:error': ViewMetadata<'view:error'>;
-  'worker:timeout': { pool: string; workerId: number; taskId: number; task: string; timeoutMs: number };
-  'worker:crash': { pool: string; workerId: number; taskId: number | undefined; task: string | undefined; error: unknown; exitCode: number | undefined };
-  'worker:respawn': { pool: string; workerId: number; replaces: number; reason: 'timeout' | 'crash' };
-  'worker:rejected': { pool: string; task: string; reason: 'queue-full' | 'no-threads' | 'closed'; queued: number; maxQueue: number };
+  'thread:timeout': { pool: string; threadId: number; taskId: number; task: string; timeoutMs: number };
+  'thread:crash': { pool: string; threadId: number; taskId: number | undefined; task: string | undefined; error: unknown; exitCode: number | undefined };
+  'thread:respawn': { pool: string; threadId: number; replaces: number; reason: 'timeout' | 'crash' };
+  'thread:rejected': { pool: string; task: string; reason: 'queue-full' | 'no-threads' | 'closed'; queued: number; maxQueue: number };
   /** An unhandled rejection or uncaught exception, seen by an adapter. */
   'process:error': { runtime: string; source: 'unhandledRejection' | 'uncaughtException'; error: unknown };
   // The middleware of the package's own subpaths (declared here: JSR publishes no module augmentation).

@@ -1,8 +1,7 @@
 // The core: the app, its context, routing, errors, events and validation.
-// Optional features live on their own subpaths (rove/views, rove/workers, rove/fs-routes, rove/otel).
+// Optional features live on their own subpaths (rove/views, rove/threads, rove/fs-routes, rove/otel).
 export { App, type ErrorHandler, type NotFoundHandler } from './app.ts';
 export type { AppOptions, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
-export { bodyLimit } from './body-limit.ts';
 export type { Handler, Next } from './compose.ts';
 export {
   Context,
@@ -17,10 +16,11 @@ export {
 } from './context.ts';
 export { BodyError, type BodyRejection, errorResponse, HttpError, internalError } from './errors.ts';
 export { type BodyRejectedMetadata, EventBus, type EventKind, type EventMap, type Listener, type RequestMetadata, type RoveEvent } from './events.ts';
+export { bodyLimit } from './middleware/body-limit/index.ts';
 export type { ParamKeys, ParamName, PathParams } from './path-params.ts';
 export { type FormValue, type RequestLike, RoveRequest } from './request.ts';
 export type { HeaderRecord } from './response.ts';
 export { type Match, type Params, RouteError, Router } from './router.ts';
+export type { RunOptions, ThreadRunner } from './threads/runner.ts';
 export { type StandardSchemaV1, type ValidationIssue, type ValidationTarget, validate } from './validate.ts';
 export type { ViewEvent, ViewRenderer } from './views/renderer.ts';
-export type { RunOptions, WorkerRunner } from './workers/runner.ts';

@@ -3,34 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXPORTS } from '../scripts/exports-table.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const ENTRIES = [
-  'rove',
-  'rove/node',
-  'rove/deno',
-  'rove/bun',
-  'rove/deno-deploy',
-  'rove/cloudflare',
-  'rove/views',
-  'rove/fs-routes',
-  'rove/otel',
-  'rove/cookie',
-  'rove/trust-proxy',
-  'rove/static',
-  'rove/etag',
-  'rove/compress',
-  'rove/secure-headers',
-  'rove/request-id',
-  'rove/logger',
-  'rove/sse',
-  'rove/websocket',
-  'rove/cookie',
-  'rove/trust-proxy',
-  'rove/error-page',
-  'rove/trailing-slash',
-  'rove/testing',
-];
+// Every entry of the exports table (scripts/exports-table.ts).
+const ENTRIES = EXPORTS.map((e) => (e.subpath === '.' ? 'rove' : `rove/${e.subpath.slice(2)}`));
 const script = `const names = ${JSON.stringify(ENTRIES)};
 const out = {};
 for (const n of names) out[n] = Object.keys(await import(n)).sort().join(',');
@@ -52,6 +29,7 @@ describe('package exports', () => {
     expect(out.rove.split(',')).toEqual(expect.arrayContaining(['App', 'HttpError', 'Router', 'validate']));
     expect(out['rove/node']).toContain('serve');
     expect(out['rove/cloudflare']).toContain('toWorker');
+    expect(out['rove/threads']).toContain('createThreadPool');
   });
 
   it('resolve from Bun and Deno the same way', () => {

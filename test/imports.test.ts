@@ -48,4 +48,17 @@ describe('module structure', () => {
     const all = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'adapters'))];
     expect(cycles(all)).toEqual([]);
   });
+
+  it('every middleware folder is an index.ts of re-exports beside the code it names', () => {
+    const dir = join(ROOT, 'src/middleware');
+    for (const name of readdirSync(dir)) {
+      const index = join(dir, name, 'index.ts');
+      const code = readFileSync(index, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '')
+        .replace(/export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'\.\/[^']+\.ts';/g, '');
+      expect(code.trim(), `src/middleware/${name}/index.ts`).toBe('');
+      expect(readdirSync(join(dir, name)).length, `src/middleware/${name}/`).toBeGreaterThan(1);
+    }
+  });
 });

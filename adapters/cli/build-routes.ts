@@ -3,8 +3,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { writeManifest } from '../../src/fs-routes/manifest.ts';
-import { toFsPath } from '../fs-path.ts';
-import { listFiles } from '../fs-routes.ts';
+import { toFsPath } from '../shared/fs-path.ts';
+import { listFiles } from '../shared/fs-routes.ts';
 
 /** An import specifier for `target` as seen from the module `from`. */
 function importPath(from: string, target: string): string {

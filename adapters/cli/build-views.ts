@@ -2,8 +2,8 @@
 // files (Cloudflare Workers, Deno Deploy). Runs on Node, Deno and Bun (node:fs).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import { toFsPath } from '../fs-path.ts';
-import { fileSource, precompile } from '../views-fs.ts';
+import { toFsPath } from '../shared/fs-path.ts';
+import { fileSource, precompile } from '../shared/views-fs.ts';
 
 /**
  * Write `out`, a module holding every view of `dir` pre-parsed; returns how many views it holds.

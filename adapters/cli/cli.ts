@@ -2,7 +2,7 @@
 //   npx rove build:views <views dir> <out module> [<dir> <out> ...] [--ext .dve]
 //   npx rove build:routes <routes dir> <out module> [--views <views module>]
 import { FileRouteError } from '../../src/fs-routes/conventions.ts';
-import { ViewError } from '../views-fs.ts';
+import { ViewError } from '../shared/views-fs.ts';
 import { buildRoutes } from './build-routes.ts';
 import { buildViews } from './build-views.ts';
 

@@ -43,7 +43,7 @@ export interface LaunchOptions {
 }
 
 const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
-// What examples/workers/README.md asks of pool users on Deno: the permission to lower thread
+// What examples/threads/README.md asks of pool users on Deno: the permission to lower thread
 // priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code slowed the main
 // thread's /test-cpu loop: docs/design-notes.md).
 const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev'];

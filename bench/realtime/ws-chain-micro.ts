@@ -46,7 +46,7 @@ function roveListener(): (event: MessageEvent) => void {
   const events: WSEvents = { onMessage: (data, ws) => void ws.send(data) };
   const session = new Session(raw, events, c, { maxMessageSize: 65_536, idleTimeoutMs: 120_000, highWaterMark: 1_048_576, maxBufferedAmount: 16_777_216 }, '');
   const sink = session.sink;
-  // adapters/websocket-deno.ts and websocket-workers.ts, as written there.
+  // adapters/deno/websocket.ts and cloudflare/websocket.ts, as written there.
   return (event) => {
     const data = event.data;
     sink.message(typeof data === 'string' ? data : new Uint8Array(data as ArrayBuffer));

@@ -7,19 +7,19 @@
 
 import { installListenerToggle } from '../../bench/shared/listener-toggle.ts';
 import { App, type ViewRenderer } from '../../src/index.ts';
-import { createWorkerPool } from '../../src/workers/index.ts';
+import { createThreadPool } from '../../src/threads/index.ts';
 
 export interface BenchFsAppOptions {
   views: ViewRenderer;
   /** Attach one empty event listener (the `listener` scenario), as examples/bench does. */
   listener?: boolean;
-  /** Give the app a worker pool (the `test-worker` scenario); without one /test-worker answers 503. */
-  workers?: boolean;
+  /** Give the app a thread pool (the `test-worker` scenario); without one /test-worker answers 503. */
+  threads?: boolean;
 }
 
 export function createBenchFsApp(options: BenchFsAppOptions) {
-  const workers = options.workers
-    ? createWorkerPool({
+  const threads = options.threads
+    ? createThreadPool({
         // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
         module: () => new URL('./tasks.ts', import.meta.url),
         load: () => import('./tasks.ts'),
@@ -27,7 +27,7 @@ export function createBenchFsApp(options: BenchFsAppOptions) {
         maxQueue: 4096,
       })
     : undefined;
-  const app = new App({ views: options.views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0]);
+  const app = new App({ views: options.views, ...(threads ? { threads } : {}) } as ConstructorParameters<typeof App>[0]);
   // One empty listener, switched off and on by the runner between rounds (bench/shared/listener-toggle.ts).
   if (options.listener) installListenerToggle(app);
   return app;

@@ -1,13 +1,13 @@
 // Node: scan ./routes and read ./views at startup.
 import { fileURLToPath } from 'node:url';
-import '../../adapters/fs-routes.ts'; // installs the scanner fileRoutes(app, dir) uses
-import { serve } from '../../adapters/node.ts';
-import { createViews } from '../../adapters/views-fs.ts';
+import '../../adapters/shared/fs-routes.ts'; // installs the scanner fileRoutes(app, dir) uses
+import { serve } from '../../adapters/node/index.ts';
+import { createViews } from '../../adapters/shared/views-fs.ts';
 import { fileRoutes } from '../../src/fs-routes/index.ts';
 import { createBenchFsApp } from './app.ts';
 
 const views = createViews({ dir: fileURLToPath(new URL('./views/', import.meta.url)) });
 await views.preload();
-const app = createBenchFsApp({ views, listener: process.env.BENCH_LISTENER === '1', workers: process.env.BENCH_WORKERS === '1' });
+const app = createBenchFsApp({ views, listener: process.env.BENCH_LISTENER === '1', threads: process.env.BENCH_WORKERS === '1' });
 await fileRoutes(app, new URL('./routes/', import.meta.url));
 serve(app, { port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1', onListen: () => {} });

@@ -1,7 +1,7 @@
 // Cloudflare Workers (the bench runs it under workerd). No file system: routes
 // and views come from the manifest (npm run build:routes). Workers have no
 // process env at module scope, so the runner's bundler defines the two flags.
-import { toWorker } from '../../adapters/cloudflare.ts';
+import { toWorker } from '../../adapters/cloudflare/index.ts';
 import { fileRoutes } from '../../src/fs-routes/index.ts';
 import { createViews } from '../../src/views/index.ts';
 import { createBenchFsApp } from './app.ts';
@@ -13,7 +13,7 @@ declare const __BENCH_WORKERS__: string | undefined;
 const app = createBenchFsApp({
   views: createViews({ compiled: manifest.views }),
   listener: typeof __BENCH_LISTENER__ !== 'undefined' && __BENCH_LISTENER__ === '1',
-  workers: typeof __BENCH_WORKERS__ !== 'undefined' && __BENCH_WORKERS__ === '1',
+  threads: typeof __BENCH_WORKERS__ !== 'undefined' && __BENCH_WORKERS__ === '1',
 });
 fileRoutes(app, manifest);
 

@@ -5,12 +5,12 @@
 // The static middleware comes from the entry: it reads files in a runtime's own way.
 import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, SESSION_DATA, SESSION_SECRET, STATIC_CACHE_CONTROL } from '../../bench/shared/app-layer.ts';
 import type { Handler } from '../../src/compose.ts';
-import { cors } from '../../src/cors/index.ts';
-import { csrf, csrfToken } from '../../src/csrf/index.ts';
 import type { App } from '../../src/index.ts';
-import { secureHeaders } from '../../src/secure-headers/index.ts';
-import { getSession, session } from '../../src/session/index.ts';
-import type { ServeStaticOptions } from '../../src/static/index.ts';
+import { cors } from '../../src/middleware/cors/index.ts';
+import { csrf, csrfToken } from '../../src/middleware/csrf/index.ts';
+import { secureHeaders } from '../../src/middleware/secure-headers/index.ts';
+import { getSession, session } from '../../src/middleware/session/index.ts';
+import type { ServeStaticOptions } from '../../src/middleware/static/index.ts';
 
 export interface AppLayerOptions {
   /** `serveStatic` of the runtime (rove/static resolves to it through the export conditions). */

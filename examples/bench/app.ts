@@ -10,8 +10,8 @@ import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../../bench
 import { installListenerToggle } from '../../bench/shared/listener-toggle.ts';
 import { paramsSchema } from '../../bench/shared/schema.ts';
 import { App, validate } from '../../src/index.ts';
+import { createThreadPool } from '../../src/threads/index.ts';
 import { createViews } from '../../src/views/index.ts';
-import { createWorkerPool } from '../../src/workers/index.ts';
 import { type AppLayerOptions, addAppLayer } from './app-layer.ts';
 import { templates } from './views.ts';
 
@@ -20,8 +20,8 @@ type Vars = { requestId: string; claims: Record<string, unknown> };
 export interface BenchAppOptions {
   /** Attach one empty event listener (the `listener` scenario: the cost of observability). */
   listener?: boolean;
-  /** Give the app a worker pool (the `test-worker` scenario); without one /test-worker answers 503. */
-  workers?: boolean;
+  /** Give the app a thread pool (the `test-worker` scenario); without one /test-worker answers 503. */
+  threads?: boolean;
   /** The app-layer scenarios' runtime parts (serveStatic). */
   appLayer?: AppLayerOptions;
 }
@@ -34,8 +34,8 @@ function notYet(feature: string) {
 
 export function createBenchApp(options: BenchAppOptions = {}) {
   const views = createViews({ templates });
-  const workers = options.workers
-    ? createWorkerPool({
+  const threads = options.threads
+    ? createThreadPool({
         // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
         module: () => new URL('./tasks.ts', import.meta.url),
         load: () => import('./tasks.ts'),
@@ -44,7 +44,7 @@ export function createBenchApp(options: BenchAppOptions = {}) {
         maxQueue: 4096,
       })
     : undefined;
-  const app = new App<{ Variables: Vars }>({ views, ...(workers ? { workers } : {}) } as ConstructorParameters<typeof App>[0]);
+  const app = new App<{ Variables: Vars }>({ views, ...(threads ? { threads } : {}) } as ConstructorParameters<typeof App>[0]);
 
   if (options.listener) installListenerToggle(app);
 
@@ -53,8 +53,8 @@ export function createBenchApp(options: BenchAppOptions = {}) {
   app.get('/test-cpu', (c) => c.json({ hello: 'cpu', value: cpuWork() }));
 
   app.get('/test-worker', async (c) => {
-    const runner = (c as unknown as { worker?: { run(payload?: unknown, o?: { task: string }): Promise<number> } }).worker;
-    if (!runner) return c.json(notYet('the worker pool'), 501);
+    const runner = (c as unknown as { threads?: { run(payload?: unknown, o?: { task: string }): Promise<number> } }).threads;
+    if (!runner) return c.json(notYet('the thread pool'), 501);
     return c.json({ hello: 'worker', value: await runner.run(undefined, { task: 'cpu' }) });
   });
 

@@ -1,10 +1,10 @@
-import { serve } from '../../adapters/deno.ts';
-import { serveStatic } from '../../adapters/static-deno.ts';
+import { serve } from '../../adapters/deno/index.ts';
+import { serveStatic } from '../../adapters/deno/static.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
 const app = dbRoutesFromEnv(
-  createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', workers: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
+  createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', threads: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
   (n) => Deno.env.get(n),
 );
 serve(app, {

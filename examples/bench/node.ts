@@ -1,10 +1,10 @@
-import { serve } from '../../adapters/node.ts';
-import { serveStatic } from '../../adapters/static-node.ts';
+import { serve } from '../../adapters/node/index.ts';
+import { serveStatic } from '../../adapters/node/static.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
 const app = dbRoutesFromEnv(
-  createBenchApp({ listener: process.env.BENCH_LISTENER === '1', workers: process.env.BENCH_WORKERS === '1', appLayer: { serveStatic } }),
+  createBenchApp({ listener: process.env.BENCH_LISTENER === '1', threads: process.env.BENCH_WORKERS === '1', appLayer: { serveStatic } }),
   (n) => process.env[n],
 );
 serve(app, {

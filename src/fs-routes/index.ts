@@ -1,5 +1,5 @@
 // File routes: the conventions, the route table, the manifest format and writer,
-// and the loader interface the file-system scanner (adapters/fs-routes.ts) implements.
+// and the loader interface the file-system scanner (adapters/shared/fs-routes.ts) implements.
 export { classifyRouteFile, FileRouteError, MIDDLEWARE_NAME, ROUTE_EXTENSIONS, type RouteFile } from './conventions.ts';
 export { fileRoutes } from './file-routes.ts';
 export { type ListedFile, loaderForDirectory, type RouteLoader, setDirectoryLoader } from './loader.ts';

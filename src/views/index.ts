@@ -1,7 +1,7 @@
 /**
  * Rove views: a Handlebars-like template language (see VIEWS.md), parsed once
  * into an AST and compiled into closures. Web Standards only; the filesystem
- * loader lives in adapters/views-fs.ts.
+ * loader lives in adapters/shared/views-fs.ts.
  */
 
 export type { CompiledViews, ViewAst } from './ast.ts';

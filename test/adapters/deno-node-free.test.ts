@@ -36,13 +36,13 @@ async function staticNodeImports(entry: string): Promise<string[]> {
 }
 
 describe('the Deno adapters load no node: module for a single server', () => {
-  for (const entry of ['adapters/deno.ts', 'adapters/deno-deploy.ts']) {
+  for (const entry of ['adapters/deno/index.ts', 'adapters/deno-deploy/index.ts']) {
     it(entry, async () => {
       expect(await staticNodeImports(entry)).toEqual([]);
     });
   }
 
   it('the check sees a static node: import', async () => {
-    expect((await staticNodeImports('adapters/processes.ts')).length).toBeGreaterThan(0);
+    expect((await staticNodeImports('adapters/shared/processes.ts')).length).toBeGreaterThan(0);
   });
 });

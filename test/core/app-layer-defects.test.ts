@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCookies, serializeCookie } from '../../src/cookies.ts';
 import { App } from '../../src/index.ts';
-import { requestId } from '../../src/request-id/index.ts';
+import { requestId } from '../../src/middleware/request-id/index.ts';
 
 describe('cookies', () => {
   it('trims only SP and HTAB around names and values: a name padded with U+00A0 does not shadow the real one', () => {

@@ -2,7 +2,7 @@
 // the same clean 500 as before. The same over real HTTP on every runtime: test/adapters/error-log.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App, HttpError } from '../../src/index.ts';
-import { requestId } from '../../src/request-id/index.ts';
+import { requestId } from '../../src/middleware/request-id/index.ts';
 
 let logged: unknown[][];
 beforeEach(() => {

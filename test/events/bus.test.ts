@@ -14,11 +14,11 @@ describe('event bus', () => {
     const all: string[] = [];
     const one: string[] = [];
     bus.on((e) => void all.push(e.kind));
-    bus.on('worker:crash', (e) => void one.push(e.kind));
+    bus.on('thread:crash', (e) => void one.push(e.kind));
     bus.emit('server:shutdown', { runtime: 'test' });
-    bus.emit('worker:crash', { pool: 'p', workerId: 1, taskId: undefined, task: undefined, error: new Error('x'), exitCode: 1 });
-    expect(all).toEqual(['server:shutdown', 'worker:crash']);
-    expect(one).toEqual(['worker:crash']);
+    bus.emit('thread:crash', { pool: 'p', threadId: 1, taskId: undefined, task: undefined, error: new Error('x'), exitCode: 1 });
+    expect(all).toEqual(['server:shutdown', 'thread:crash']);
+    expect(one).toEqual(['thread:crash']);
   });
 
   it('an event carries kind, an epoch timestamp and typed metadata', () => {
@@ -76,7 +76,7 @@ describe('event bus', () => {
   it('observing is true only while a request event has a listener', () => {
     const app = appWithRoute();
     expect(app.events.observing).toBe(false);
-    const offWorker = app.on('worker:timeout', () => {});
+    const offWorker = app.on('thread:timeout', () => {});
     expect(app.events.observing).toBe(false);
     const offComplete = app.on('request:complete', () => {});
     expect(app.events.observing).toBe(true);

@@ -93,7 +93,7 @@ describe('no event work when nobody listens', () => {
 
   it('listeners for other kinds (workers, server) do not turn request events on', async () => {
     const app = makeApp();
-    app.on('worker:timeout', () => {});
+    app.on('thread:timeout', () => {});
     app.on('server:listening', () => {});
     await serveAll(app);
     expect(coreClockReads()).toBe(0);

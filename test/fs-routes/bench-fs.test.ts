@@ -8,7 +8,7 @@ import { checkScenario } from '../../bench/lib/runner.ts';
 import { SCENARIOS } from '../../bench/lib/scenarios.ts';
 import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
 
-// The worker pool on (the `workers` variant); where an entry cannot read env (workerd) both apps run without it.
+// The thread pool on (the `workers` variant); where an entry cannot read env (workerd) both apps run without it.
 const ENV = { BENCH_WORKERS: '1' };
 const port = (s: Running) => Number(new URL(s.url).port);
 // The same /test request as `test`; the listener variant only changes how the server is started.

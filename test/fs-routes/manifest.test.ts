@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listFiles, scanRoutes } from '../../adapters/fs-routes.ts';
+import { listFiles, scanRoutes } from '../../adapters/shared/fs-routes.ts';
 import { buildRoutes } from '../../scripts/build-routes.ts';
 import { classifyRouteFile } from '../../src/fs-routes/conventions.ts';
 import { fileRoutes } from '../../src/fs-routes/index.ts';

@@ -181,7 +181,7 @@ describe('fs-routes table', () => {
   });
 
   it('fileRoutes(app, dir) without the scanner explains what to import, or to use a manifest on the edge', async () => {
-    // Test files run isolated, and nothing here imports adapters/fs-routes.ts.
+    // Test files run isolated, and nothing here imports adapters/shared/fs-routes.ts.
     await expect(fileRoutes(new App(), './routes')).rejects.toThrow(/import 'rove\/fs-routes'.*build:routes/);
   });
 });

@@ -2,12 +2,12 @@
 // own handle(), no adapter). test/middleware/http.test.ts runs them over HTTP.
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compress } from '../../src/compress/index.ts';
-import { etag, weakTag } from '../../src/etag/index.ts';
 import { App } from '../../src/index.ts';
-import { formatLine, logger } from '../../src/logger/index.ts';
-import { requestId } from '../../src/request-id/index.ts';
-import { cspNonce, NONCE, secureHeaders } from '../../src/secure-headers/index.ts';
+import { compress } from '../../src/middleware/compress/index.ts';
+import { etag, weakTag } from '../../src/middleware/etag/index.ts';
+import { formatLine, logger } from '../../src/middleware/logger/index.ts';
+import { requestId } from '../../src/middleware/request-id/index.ts';
+import { cspNonce, NONCE, secureHeaders } from '../../src/middleware/secure-headers/index.ts';
 
 const call = async (app: App<any>, path: string, init: RequestInit = {}, env: Record<string, unknown> = {}) =>
   await app.handle(new Request(`http://localhost${path}`, init), env, undefined);

@@ -2,7 +2,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
-import { get } from '../static/harness.ts';
+import { get } from './static/harness.ts';
 
 const BIG = 'hello rove '.repeat(400);
 

@@ -4,7 +4,7 @@ import { App } from '../../src/index.ts';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown };
 const runtime = g.Deno ? 'deno' : g.Bun ? 'bun' : 'node';
-const { serve } = (await import(`../../adapters/${runtime}.ts`)) as typeof import('../../adapters/node.ts');
+const { serve } = (await import(`../../adapters/${runtime}/index.ts`)) as typeof import('../../adapters/node/index.ts');
 
 const app = new App();
 app.get('/pid', (c) => c.text(String(process.pid)));

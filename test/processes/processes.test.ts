@@ -3,7 +3,7 @@
 // lets in-flight requests finish and stops every child (checked by pid).
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { processCount } from '../../adapters/processes.ts';
+import { processCount } from '../../adapters/shared/processes.ts';
 import { freePort, readStat, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 
 const FIXTURE = 'test/processes/fixture.ts';

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { App } from '../../src/app.ts';
 import { setCookie } from '../../src/cookie.ts';
 import { errorResponse, HttpError } from '../../src/errors.ts';
+import { compileCsp, NONCE, secureHeaders } from '../../src/middleware/secure-headers/index.ts';
 import { appendHeaders, buildResponse } from '../../src/response.ts';
-import { compileCsp, NONCE, secureHeaders } from '../../src/secure-headers/index.ts';
 
 describe('buildResponse', () => {
   it('gives every header, one set-cookie per value, and the status', async () => {

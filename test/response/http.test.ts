@@ -2,7 +2,7 @@
 // content type, two Set-Cookie values kept apart, error headers, security headers, and HEAD.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
-import { get } from '../static/harness.ts';
+import { get } from '../middleware/static/harness.ts';
 
 type Answer = Awaited<ReturnType<typeof get>>;
 const cookiesOf = (a: Answer) => ([] as string[]).concat((a.headers['set-cookie'] as string[] | string | undefined) ?? []);

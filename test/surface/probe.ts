@@ -171,13 +171,13 @@ const CONTEXT = {
     check(seen instanceof HttpError && seen.status === 418, `c.error: ${String(seen)}`);
   },
   'Context.req': async () => same(await value((c) => c.req instanceof RoveRequest), true, 'c.req instanceof RoveRequest'),
-  'Context.worker': async () => {
+  'Context.threads': async () => {
     // Without a pool, run() rejects with 503: the documented answer.
     const error = await value(async (c) => {
-      const e = await thrown(() => c.worker.run(1));
+      const e = await thrown(() => c.threads.run(1));
       return e instanceof HttpError ? e.status : String(e);
     });
-    same(error, 503, 'c.worker.run() without a pool');
+    same(error, 503, 'c.threads.run() without a pool');
   },
   'Context.executionCtx': async () => {
     let ran = false;

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createViews, fileSource } from '../../adapters/views-fs.ts';
+import { createViews, fileSource } from '../../adapters/shared/views-fs.ts';
 import { buildViews } from '../../scripts/build-views.ts';
 import { createViews as createCoreViews, precompile, ViewError } from '../../src/views/index.ts';
 import { cases } from './cases.ts';

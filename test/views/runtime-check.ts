@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createViews } from '../../adapters/views-fs.ts';
+import { createViews } from '../../adapters/shared/views-fs.ts';
 import { renderCases } from './cases.ts';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown };

@@ -5,9 +5,9 @@
 import { env } from 'cloudflare:test';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { jwt, jwtPayload } from '../../src/auth/index.ts';
 import { App } from '../../src/index.ts';
-import { getSession, session } from '../../src/session/index.ts';
+import { jwt, jwtPayload } from '../../src/middleware/auth/index.ts';
+import { getSession, session } from '../../src/middleware/session/index.ts';
 import '../../src/testing.ts';
 
 declare module 'cloudflare:test' {

@@ -1,9 +1,9 @@
 import type { Context } from '../../../src/index.ts';
 
-// The loop of /test-cpu, run in the app's worker pool (the `workers` variant). Mirrors examples/bench/app.ts:
-// 501 while the pool is missing from this build; without a pool, c.worker.run() answers 503 (BENCH.md).
+// The loop of /test-cpu, run in the app's thread pool (the `workers` variant). Mirrors examples/bench/app.ts:
+// 501 while the pool is missing from this build; without a pool, c.threads.run() answers 503 (BENCH.md).
 export async function GET(c: Context) {
-  const runner = (c as unknown as { worker?: { run(payload?: unknown, o?: { task: string }): Promise<number> } }).worker;
-  if (!runner) return c.json({ title: 'Not Implemented', status: 501, detail: 'the worker pool is not available in this Rove build yet' }, 501);
+  const runner = (c as unknown as { threads?: { run(payload?: unknown, o?: { task: string }): Promise<number> } }).threads;
+  if (!runner) return c.json({ title: 'Not Implemented', status: 501, detail: 'the thread pool is not available in this Rove build yet' }, 501);
   return c.json({ hello: 'worker', value: await runner.run(undefined, { task: 'cpu' }) });
 }

@@ -1,0 +1,124 @@
+import type { App } from '../../src/app.ts';
+import { internalError } from '../../src/errors.ts';
+import { checkUnlessBuilt, respondChecked } from '../shared/checked-response.ts';
+import { processHooks } from '../shared/global-errors.ts';
+import { backgroundContext, type ServeHandle, type ServeOptions } from '../shared/serve-options.ts';
+import { checkBunRequest } from './request-check.ts';
+
+export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
+
+import { upgradeOf } from '../../src/websocket/protocol.ts';
+import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from '../shared/processes.ts';
+import { startServer } from '../shared/server.ts';
+import { webThreads } from '../shared/web-threads.ts';
+import { OpenSockets } from '../shared/websockets.ts';
+import { bunWebSocketHandlers, upgradeBun } from './websocket.ts';
+
+// The few Bun APIs used here, declared so the file type-checks without bun-types.
+interface BunServer {
+  port: number;
+  hostname: string;
+  stop(closeActiveConnections?: boolean): Promise<void>;
+  requestIP(request: Request): { address: string } | null;
+  upgrade(request: Request, options: { data: any; headers?: HeadersInit }): boolean;
+}
+declare const Bun: {
+  serve(options: {
+    port?: number;
+    hostname?: string;
+    idleTimeout?: number;
+    reusePort?: boolean;
+    fetch: (request: Request, server: BunServer) => Response | undefined | Promise<Response | undefined>;
+    websocket: ReturnType<typeof bunWebSocketHandlers>;
+    error: (error: unknown) => Response | Promise<Response>;
+  }): BunServer;
+  env: Record<string, string | undefined>;
+};
+declare const process: {
+  on(event: string, handler: (error: unknown) => void): void;
+  off(event: string, handler: (error: unknown) => void): void;
+  exit(code?: number): never;
+};
+
+/** The binding's `finish`: Bun would write a control character in a header value as is. */
+function finishBun(res: Response): Response {
+  checkUnlessBuilt(res);
+  return res;
+}
+
+/** Bun's idleTimeout is in whole seconds, at most 255 (0: off). */
+const MAX_IDLE_SECONDS = 255;
+
+/**
+ * Serve an app on Bun.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM,
+ * letting in-flight requests finish for up to `shutdownTimeoutMs`.
+ * `idleTimeoutMs` becomes Bun's idleTimeout; Bun cuts a client whose headers are
+ * incomplete after about 10 s by itself, and has no whole-request timeout (see the README).
+ *
+ * @example
+ * const server = serve(app, { port: 8000, idleTimeoutMs: 30_000 });
+ * console.log(server.url);
+ * // one server process per core, each with SO_REUSEPORT:
+ * serve(app, { port: 8000, processes: 'auto' });
+ */
+export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
+  const count = processCount(options.processes);
+  const inGroup = childIndex() !== undefined;
+  if (count > 1 && !inGroup) return serveGroup(options, count, spawnLaunch());
+  if (inGroup) options = childOptions(options);
+  const env = options.env ?? Bun.env;
+  const pending = new Set<Promise<unknown>>();
+  const ctx = backgroundContext(pending);
+  app.settings.threads?.start(webThreads('bun'));
+  // `info` is the Bun server: its requestIP knows the socket of the original Request.
+  // finish: Bun writes a control character in a header value as is, a response clients refuse.
+  const handle = app.bind({
+    runtime: 'bun',
+    address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address,
+    respond: respondChecked,
+    finish: finishBun,
+  });
+  const idle = options.idleTimeoutMs;
+  let server: BunServer | undefined;
+  const sockets = new OpenSockets();
+  // A WebSocket route's answer: Bun upgrades the connection (and wants no Response back).
+  const complete = (res: Response, request: Request, bun: BunServer) => {
+    const upgrade = upgradeOf(res);
+    return upgrade === undefined ? res : upgradeBun(upgrade, request, bun);
+  };
+  const server$ = startServer(app, options, pending, {
+    runtime: 'bun',
+    listen() {
+      server = Bun.serve({
+        port: options.port ?? 8000,
+        hostname: options.hostname ?? '0.0.0.0',
+        ...(idle === undefined ? {} : { idleTimeout: Math.min(MAX_IDLE_SECONDS, Math.ceil(idle / 1000)) }),
+        ...(inGroup ? { reusePort: true } : {}),
+        // Bun relativises request.url when the Host is missing or odd: refuse those first.
+        fetch: (request, bun) => {
+          const refused = checkBunRequest(request);
+          if (refused !== undefined) return refused;
+          const out = handle(request, env, ctx, bun);
+          return out instanceof Promise ? out.then((res) => complete(res, request, bun)) : complete(out, request, bun);
+        },
+        websocket: bunWebSocketHandlers(sockets),
+        // Never Bun's development error page (50 KB of source and paths when NODE_ENV is unset).
+        error: (error) => internalError(app.settings.dev ? error : undefined),
+      });
+      return { port: server.port, hostname: server.hostname };
+    },
+    stop: async () => {
+      // Open WebSockets close with 1001 (going away) first: Bun's stop waits for them.
+      void sockets.shutdown();
+      await server?.stop(false);
+    },
+    cut: async () => {
+      sockets.terminate();
+      await server?.stop(true);
+    },
+    ...processHooks('bun', process),
+    ...(inGroup ? { onSignal: childSignals } : {}),
+  });
+  if (inGroup) server$.ready.then(() => reportListening(server$.port));
+  return server$;
+}

@@ -1,0 +1,43 @@
+// The command that starts one of Deno's server children: this script again
+// with the same permissions, plus --unstable-net, behind which Deno keeps
+// Deno.serve's reusePort. /proc/self/cmdline would keep every flag, but Deno
+// reads it only with --allow-all, so the command is rebuilt from what Deno tells.
+import { ownCommand } from '../shared/processes.ts';
+
+declare const Deno: {
+  execPath(): string;
+  mainModule: string;
+  args: string[];
+  permissions: { querySync(d: { name: string }): { state: 'granted' | 'prompt' | 'denied' } };
+};
+
+const PERMISSIONS = ['net', 'env', 'read', 'write', 'run', 'sys', 'ffi', 'import'] as const;
+
+/**
+ * `deno run <granted permissions> --unstable-net <main module> <args>`. A permission
+ * granted only for a list (`--allow-net=host`) reads as not granted and is left out:
+ * the child then fails to listen and the primary says so; use `deno serve --parallel` there.
+ */
+export function denoCommand(): string[] {
+  let all = false;
+  try {
+    all = Deno.permissions.querySync({ name: 'all' } as { name: string }).state === 'granted';
+  } catch {
+    // 'all' is not a descriptor every Deno knows
+  }
+  if (all) {
+    const argv = ownCommand();
+    const at = argv[1] === 'run' ? 2 : 1;
+    return argv.includes('--unstable-net') ? argv : [...argv.slice(0, at), '--unstable-net', ...argv.slice(at)];
+  }
+  const flags: string[] = [];
+  for (const name of PERMISSIONS) {
+    try {
+      if (Deno.permissions.querySync({ name }).state === 'granted') flags.push(`--allow-${name}`);
+    } catch {
+      // unknown to this Deno
+    }
+  }
+  const main = Deno.mainModule.startsWith('file:') ? decodeURIComponent(new URL(Deno.mainModule).pathname) : Deno.mainModule;
+  return [Deno.execPath(), 'run', ...flags, '--unstable-net', main, ...Deno.args];
+}

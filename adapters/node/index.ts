@@ -1,0 +1,313 @@
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { App, BoundHandler } from '../../src/app.ts';
+import { errorResponse, HttpError, internalError } from '../../src/errors.ts';
+import { upgradeOf } from '../../src/websocket/protocol.ts';
+import { processHooks } from '../shared/global-errors.ts';
+import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from '../shared/request-check.ts';
+import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from '../shared/serve-options.ts';
+import { OpenSockets } from '../shared/websockets.ts';
+import { firstHeader, NodeRequest, targetAuthority } from './request.ts';
+import { check, headerObject, NodeResponse, respondChecked } from './response.ts';
+import { upgradeNode } from './websocket.ts';
+
+export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
+
+import { childIndex, childOptions, childSignals, processCount, serveGroup } from '../shared/processes.ts';
+import { type ServerDriver, startServer } from '../shared/server.ts';
+import { clusterLaunch, isClusterChild } from './processes.ts';
+import { nodeThreads } from './threads.ts';
+
+export { NodeResponse } from './response.ts';
+
+/**
+ * The node:http request listener for an app, for use with your own server.
+ * `serve()` uses it; it refuses a bad Host or `OPTIONS *` with a 400 before the app runs.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * createServer(toNodeListener(app)).listen(8000);
+ */
+export function toNodeListener(
+  app: App<any>,
+  env: unknown = process.env,
+  pending: Set<Promise<unknown>> = new Set(),
+): (incoming: IncomingMessage, res: ServerResponse) => void {
+  const ctx = backgroundContext(pending);
+  const handle = nodeHandler(app);
+  return (incoming: IncomingMessage, res: ServerResponse): void => {
+    const host = firstHeader(incoming, 'host');
+    if (host !== undefined && invalidHost(host)) {
+      refuse(res, BAD_HOST);
+      return;
+    }
+    const target = incoming.url ?? '';
+    if (target.charCodeAt(0) !== 0x2f) {
+      const authority = targetAuthority(target);
+      if (authority === null || invalidHost(authority)) {
+        refuse(res, target === '*' ? ASTERISK : BAD_TARGET);
+        return;
+      }
+    }
+    let out: Response | Promise<Response>;
+    try {
+      out = handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
+    } catch (error) {
+      fail(res, dev(app, error)); // the handler never throws; this is for a broken app object
+      return;
+    }
+    if (out instanceof Promise) {
+      out.then(
+        (r) => send(r, res, incoming.method === 'HEAD', app),
+        (error) => fail(res, dev(app, error)),
+      );
+      return;
+    }
+    send(out, res, incoming.method === 'HEAD', app);
+  };
+}
+
+/**
+ * The node:http 'upgrade' listener for an app: `serve()` installs it. The request runs through
+ * the app like any other; a WebSocket route's answer completes the upgrade (through `ws`), any
+ * other answer is written to the socket as a normal response, which then closes.
+ *
+ * @example
+ * const server = createServer(toNodeListener(app));
+ * server.on('upgrade', toNodeUpgradeListener(app));
+ */
+export function toNodeUpgradeListener(
+  app: App<any>,
+  env: unknown = process.env,
+  pending: Set<Promise<unknown>> = new Set(),
+  open: OpenSockets = new OpenSockets(),
+): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  const ctx = backgroundContext(pending);
+  const handle = nodeHandler(app);
+  return (incoming: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => {}); // a reset before the answer is nobody's error
+    // A response on the raw socket, written by node:http's own code, for every answer that is not a 101.
+    const res = new ServerResponse(incoming);
+    res.assignSocket(socket as never);
+    res.shouldKeepAlive = false;
+    // The socket carries no further request: close it once the answer is written.
+    res.on('finish', () => (socket as Duplex & { destroySoon(): void }).destroySoon());
+    const host = firstHeader(incoming, 'host');
+    if (host !== undefined && invalidHost(host)) {
+      refuse(res, BAD_HOST);
+      return;
+    }
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+      // node:http did not parse a body for an upgrade: refuse rather than read nothing.
+      refuse(res, 'Upgrade is only read on GET and HEAD requests');
+      return;
+    }
+    const target = incoming.url ?? '';
+    if (target.charCodeAt(0) !== 0x2f) {
+      refuse(res, target === '*' ? ASTERISK : BAD_TARGET);
+      return;
+    }
+    const done = (r: Response) => {
+      const upgrade = upgradeOf(r);
+      if (upgrade === undefined || incoming.method !== 'GET') return send(r, res, incoming.method === 'HEAD', app);
+      res.detachSocket(socket as never);
+      upgradeNode(upgrade, incoming, socket, head, open).catch(() => socket.destroy());
+    };
+    let out: Response | Promise<Response>;
+    try {
+      out = handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
+    } catch (error) {
+      fail(res, dev(app, error));
+      return;
+    }
+    if (out instanceof Promise) out.then(done, (error) => fail(res, dev(app, error)));
+    else done(out);
+  };
+}
+
+const bound = new WeakMap<App<any>, BoundHandler>();
+
+/** The app bound for node:http, once per app: light responses, the socket's peer, Node's header check. */
+function nodeHandler(app: App<any>): BoundHandler {
+  let handle = bound.get(app);
+  if (handle === undefined) {
+    app.settings.threads?.start(nodeThreads);
+    handle = app.bind({
+      runtime: 'node',
+      // `info` is the IncomingMessage: its socket is the peer.
+      address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
+      // The context checks every header it puts in a record (checkHeader): no second check per response.
+      respond: respondChecked,
+      finish: check,
+    });
+    bound.set(app, handle);
+  }
+  return handle;
+}
+
+function send(result: Response, res: ServerResponse, head: boolean, app: App<any>): void {
+  // A WebSocket route reached through 'request': the server has no 'upgrade' listener of ours.
+  if (upgradeOf(result) !== undefined) result = notUpgraded();
+  try {
+    const writing = write(result, res, head);
+    if (writing) writing.catch((error) => fail(res, dev(app, error)));
+  } catch (error) {
+    fail(res, dev(app, error));
+  }
+}
+
+function notUpgraded(): Response {
+  const detail = 'WebSocket: this server does not complete upgrades (add toNodeUpgradeListener(app) to its upgrade event)';
+  return errorResponse(new HttpError(501, detail, { expose: true }), null, false);
+}
+
+/** The error to show in the 500: only in dev mode. */
+function dev(app: App<any>, error: unknown): unknown {
+  return app.settings.dev ? error : undefined;
+}
+
+/** One writeHead + end for a light response; the general path for any other Response. */
+function write(result: Response, res: ServerResponse, head: boolean): void | Promise<void> {
+  if (result instanceof NodeResponse) {
+    if (result.writeTo(res)) return;
+    result = result.toResponse();
+  }
+  res.writeHead(result.status, headerObject(result.headers));
+  const body = result.body;
+  if (body === null) {
+    res.end();
+    return;
+  }
+  if (head) {
+    body.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  return pipeBody(body, res);
+}
+
+async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  let closed = false;
+  const onClose = () => {
+    closed = true;
+    reader.cancel().catch(() => {});
+  };
+  res.once('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || closed) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.once('drain', go);
+          res.once('close', go);
+        });
+      }
+    }
+    if (!closed) res.end();
+  } catch {
+    // The stream failed mid-response: the status is already sent, so cut the connection.
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+/** Something failed outside the app: the same problem+json 500 as everywhere, never a runtime page. */
+function fail(res: ServerResponse, shown: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const answer = internalError(shown);
+  answer.text().then(
+    (body) => {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(answer.status, { ...headerObject(answer.headers), 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    },
+    () => res.destroy(),
+  );
+}
+
+function refuse(res: ServerResponse, detail: string): void {
+  const r = refusal(detail);
+  res.writeHead(r.status, { ...r.headers, connection: 'close' });
+  res.end(r.body);
+}
+
+/**
+ * Serve an app on node:http. Stops on `signal`, `close()`, SIGINT or SIGTERM,
+ * letting in-flight requests finish for up to `shutdownTimeoutMs`.
+ * With `processes`, node:cluster runs that many servers on the port; this process
+ * becomes their primary and has no `server` of its own.
+ *
+ * @example
+ * const server = serve(app, { port: 8000, headersTimeoutMs: 10_000 });
+ * await server.ready;
+ * console.log(server.url);
+ * // one server process per core:
+ * serve(app, { port: 8000, processes: 'auto' });
+ */
+export function serve(app: App<any>, options: ServeOptions & { processes: number | 'auto' }): ServeHandle & { server?: Server };
+export function serve(app: App<any>, options?: ServeOptions): ServeHandle & { server: Server };
+export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & { server?: Server } {
+  const count = processCount(options.processes);
+  if (count > 1 && !isClusterChild()) return serveGroup(options, count, clusterLaunch);
+  const inGroup = isClusterChild() && childIndex() !== undefined;
+  if (inGroup) options = childOptions(options);
+  const pending = new Set<Promise<unknown>>();
+  const t = timeouts(options);
+  const shortest = Math.min(t.headers || Infinity, t.request || Infinity);
+  const server = createServer(
+    {
+      headersTimeout: t.headers,
+      requestTimeout: t.request,
+      // Node checks those two only this often (default 30 s): check often enough to cut near the limit.
+      connectionsCheckingInterval: shortest === Infinity ? 30_000 : Math.max(50, Math.min(30_000, Math.floor(shortest / 10))),
+    },
+    toNodeListener(app, options.env ?? process.env, pending),
+  );
+  const sockets = new OpenSockets();
+  server.on('upgrade', toNodeUpgradeListener(app, options.env ?? process.env, pending, sockets));
+  if (t.idle !== undefined) server.keepAliveTimeout = t.idle;
+  let sweep: ReturnType<typeof setInterval> | undefined;
+  const driver: ServerDriver = {
+    runtime: 'node',
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 8000, options.hostname ?? '0.0.0.0', () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          resolve({ port: address.port, hostname: options.hostname ?? address.address });
+        });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        // Open WebSockets close with 1001 (going away); server.close waits for them.
+        void sockets.shutdown();
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
+        // Keep-alive sockets become idle as their last response ends: close them as they do.
+        server.closeIdleConnections();
+        sweep = setInterval(() => server.closeIdleConnections(), 50);
+      }),
+    cut: () => {
+      sockets.terminate();
+      server.closeAllConnections();
+    },
+    ...processHooks('node', process),
+    ...(inGroup ? { onSignal: childSignals } : {}),
+  };
+  return Object.assign(startServer(app, options, pending, driver), { server });
+}

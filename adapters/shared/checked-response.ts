@@ -1,0 +1,63 @@
+// The Response the Deno and Bun adapters build for the context's helpers. It is a real Response
+// (a subclass), built from a header record the context already checked, and it notes when its
+// headers are read: a response nobody touched since needs no second check before the runtime
+// writes it (Deno panics on a control character in a header value, Bun writes it as is).
+import { checkHeaders } from '../../src/headers.ts';
+import type { HeaderRecord } from '../../src/response.ts';
+
+const headersOf = Object.getOwnPropertyDescriptor(Response.prototype, 'headers')!.get! as (this: Response) => Headers;
+// One init per content type for a 200 with only that header: no header object per response.
+const INITS = new Map<string, ResponseInit>();
+const MAX_INITS = 64;
+
+/** A helper's response on Deno and Bun. */
+export class CheckedResponse extends Response {
+  #touched = false;
+
+  override get headers(): Headers {
+    this.#touched = true;
+    return super.headers;
+  }
+
+  /** Whether its headers may have changed since it was built. */
+  get touched(): boolean {
+    return this.#touched;
+  }
+}
+
+/**
+ * The binding's `respond`: a CheckedResponse from a record of checked names and values.
+ *
+ * @example
+ * const res = respondChecked('{"ok":true}', 200, { 'content-type': 'application/json' });
+ */
+export function respondChecked(body: string | Uint8Array | null, status: number, record: HeaderRecord): Response {
+  let type: string | undefined;
+  let count = 0;
+  for (const k in record) {
+    count++;
+    if (k === 'content-type') type = record[k] as string;
+  }
+  if (status === 200 && count === 1 && typeof type === 'string') {
+    let init = INITS.get(type);
+    if (init === undefined) {
+      init = { headers: { 'content-type': type } };
+      if (INITS.size < MAX_INITS) INITS.set(type, init);
+    }
+    return new CheckedResponse(body as BodyInit | null, init);
+  }
+  const res = new CheckedResponse(body as BodyInit | null, status === 200 ? undefined : { status });
+  if (count === 0) return res;
+  const headers = headersOf.call(res);
+  for (const k in record) {
+    const v = record[k];
+    if (typeof v === 'string') headers.set(k, v);
+    else for (let i = 0; i < v.length; i++) headers.append(k, v[i]);
+  }
+  return res;
+}
+
+/** Checks a response's headers unless it is a CheckedResponse nobody touched. */
+export function checkUnlessBuilt(res: Response): void {
+  if (!(res instanceof CheckedResponse) || res.touched) checkHeaders(res);
+}

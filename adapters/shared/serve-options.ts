@@ -1,0 +1,80 @@
+import type { ExecutionContext } from '../../src/context.ts';
+
+/** Options every runtime's `serve()` takes. */
+export interface ServeOptions {
+  /** Port to listen on (default 8000; 0 picks a free one). */
+  port?: number;
+  /** Address to bind (default 0.0.0.0). */
+  hostname?: string;
+  /** Stops the server when aborted, like `close()`. */
+  signal?: AbortSignal;
+  /** Called once listening; the default logs the address. */
+  onListen?: (address: { port: number; hostname: string }) => void;
+  /** Passed to handlers as `c.env` (default: the process environment). */
+  env?: Record<string, unknown>;
+  /** How long shutdown waits for in-flight requests before cutting them (default 10 s). */
+  shutdownTimeoutMs?: number;
+  /** Shut down gracefully and exit on SIGINT/SIGTERM (default true). A second signal cuts at once. */
+  handleSignals?: boolean;
+  /**
+   * Hang up on a client whose request headers are not complete after this long (default 60 s; 0: never).
+   * Node only: Deno and Bun give no such knob (see the README).
+   */
+  headersTimeoutMs?: number;
+  /** Hang up on a client whose whole request is not received after this long (default 300 s; 0: never). Node only. */
+  requestTimeoutMs?: number;
+  /**
+   * Close a connection idle this long. Node: between keep-alive requests (default 5 s).
+   * Bun: any silence on the socket, a running handler included (default 10 s, at most 255 s).
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Serve with this many processes on one port ('auto': one per core; default 1).
+   * The process that calls serve() becomes the primary: it starts the others, restarts
+   * one that dies and stops them all on SIGINT/SIGTERM or `close()`. Node uses node:cluster,
+   * Bun and Deno SO_REUSEPORT (see docs/processes.md). Workers and Deno Deploy scale by isolates instead.
+   */
+  processes?: number | 'auto';
+}
+
+export interface ServeHandle {
+  /** The bound port, once listening. */
+  readonly port: number;
+  readonly hostname: string;
+  /** `http://hostname:port/` once listening (IPv6 in brackets); '' before. */
+  readonly url: string;
+  /** Resolves once listening; rejects when the server could not listen. */
+  readonly ready: Promise<void>;
+  /** Stop accepting, let in-flight requests finish (bounded by `shutdownTimeoutMs`), then resolve. */
+  close(): Promise<void>;
+  /** Resolves once the server has stopped. */
+  readonly finished: Promise<void>;
+}
+
+/** The timeouts in effect, in ms (0: off), clamped as node:http requires (headers ≤ request). */
+export function timeouts(options: ServeOptions): { headers: number; request: number; idle: number | undefined } {
+  const request = options.requestTimeoutMs ?? 300_000;
+  let headers = options.headersTimeoutMs ?? 60_000;
+  if (request > 0 && headers > request) headers = request;
+  return { headers, request, idle: options.idleTimeoutMs };
+}
+
+/** The server's URL, with an IPv6 address in brackets. */
+export function listenUrl(hostname: string, port: number): string {
+  return `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}/`;
+}
+
+export function listenMessage({ port, hostname }: { port: number; hostname: string }): void {
+  console.log(`Listening on ${listenUrl(hostname, port)}`);
+}
+
+/** `c.executionCtx` where the runtime gives none: background work joins `pending`, which shutdown waits for. */
+export function backgroundContext(pending: Set<Promise<unknown>>): ExecutionContext {
+  return {
+    waitUntil(promise) {
+      const p = promise.catch(() => {}).finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    passThroughOnException() {},
+  };
+}

@@ -1,5 +1,0 @@
-// Deno Deploy (no threads): the pool runs tasks inline. Locally: deno serve examples/workers/deploy.ts
-import { toDeploy } from 'rove/deno-deploy';
-import { makeApp } from './app.ts';
-
-export default toDeploy(makeApp().app);

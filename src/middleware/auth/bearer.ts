@@ -1,0 +1,98 @@
+import type { Handler } from '../../compose.ts';
+import type { Context, Env } from '../../context.ts';
+import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
+import { timingSafeEqual } from '../../timing-safe.ts';
+import { type AuthFailure, checkRealm, unauthorized } from './challenge.ts';
+
+/** The tokens let in: one, or several (the current one and one being retired). */
+export type BearerTokens = string | readonly string[];
+
+export type BearerAuthOptions<E extends Env = any> = {
+  /** Named in the challenge. Default `api`. */
+  realm?: string;
+} & (
+  | { token: BearerTokens | FromContext<E, BearerTokens | Promise<BearerTokens>>; verify?: never }
+  | { verify: (token: string, c: Context<E, any, any>) => boolean | Promise<boolean>; token?: never }
+);
+
+/** Token lists kept checked for a `token` function: the current one and a few rotated out. */
+const MAX_LISTS = 4;
+
+/** Longest token accepted; longer ones are refused unread. */
+export const MAX_TOKEN_LENGTH = 8192;
+// RFC 6750 §2.1: b64token.
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** The token of `Authorization: Bearer <token>`: undefined when absent, null when malformed. */
+export function bearerToken(c: Context<any, any>): string | undefined | null {
+  const header = c.req.header('authorization');
+  if (header === undefined || !/^bearer /i.test(header)) return undefined;
+  const token = header.slice(7).trim();
+  return token.length <= MAX_TOKEN_LENGTH && B64TOKEN.test(token) ? token : null;
+}
+
+/** The challenge of a Bearer 401 (RFC 6750 §3): no error code when no token was sent. */
+export function bearerChallenge(realm: string, reason: AuthFailure, description?: string): string {
+  if (reason === 'missing') return `Bearer realm="${realm}"`;
+  const error = reason === 'malformed' ? 'invalid_request' : 'invalid_token';
+  return `Bearer realm="${realm}", error="${error}"${description === undefined ? '' : `, error_description="${description}"`}`;
+}
+
+/**
+ * Opaque bearer tokens (API keys): `Authorization: Bearer <token>` must be one of `token`, or
+ * pass `verify`. Compared in constant time. A refusal is 401 with `WWW-Authenticate: Bearer …`.
+ * `token` may be a function of the context, for keys kept in `c.env` (Workers); one that gives
+ * no token fails the request with a 500. For signed tokens, use `jwt()`.
+ *
+ * @example
+ * app.use('/api', bearerAuth({ token: [process.env.API_KEY!, process.env.OLD_API_KEY!] }));
+ * app.use('/api', bearerAuth({ token: (c) => [c.env.API_KEY] }));
+ */
+export function bearerAuth<E extends Env = any>(options: BearerAuthOptions<E>): Handler<E> {
+  const realm = checkRealm(options.realm ?? 'api', 'bearerAuth()');
+  let verify: (token: string, c: Context<any, any>, expected: readonly string[] | undefined) => boolean | Promise<boolean>;
+  // The tokens a `token` function gives for a request; undefined for a fixed list.
+  let expectedFor: ((c: Context<any, any>) => Promise<readonly string[]>) | undefined;
+  if (typeof options.verify === 'function') verify = options.verify;
+  else {
+    const option = options.token;
+    const fixed = typeof option === 'function' ? [] : checkTokens(option, (message) => new TypeError(message));
+    if (typeof option === 'function') expectedFor = resolver(option);
+    verify = async (token, _c, list = fixed) => (await Promise.all(list.map((t) => timingSafeEqual(token, t)))).includes(true);
+  }
+  return async (c, next) => {
+    // Resolved before the token is read: a missing key fails every request (500), never only some.
+    const expected = expectedFor === undefined ? undefined : await expectedFor(c);
+    const token = bearerToken(c);
+    if (token === undefined)
+      unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), 'Authentication required: send Authorization: Bearer <token>');
+    if (token === null) unauthorized(c, 'bearer', 'malformed', bearerChallenge(realm, 'malformed'), 'Malformed bearer token');
+    if (!(await verify(token, c, expected))) unauthorized(c, 'bearer', 'invalid', bearerChallenge(realm, 'invalid'), 'Invalid bearer token');
+    await next();
+  };
+}
+
+/** The token option as a list of tokens, or `refuse`'s error. */
+function checkTokens(option: unknown, refuse: (message: string) => Error): readonly string[] {
+  const list = asList(option);
+  if (list === null || list.length === 0 || list.some((t) => typeof t !== 'string' || !B64TOKEN.test(t)))
+    throw refuse('bearerAuth() needs { token } (one or more tokens of letters, digits and -._~+/) or { verify }');
+  return list as readonly string[];
+}
+
+/** A `token` function's list for a request, checked once per distinct list. */
+function resolver(option: FromContext<any, BearerTokens | Promise<BearerTokens>>): (c: Context<any, any>) => Promise<readonly string[]> {
+  const problems = new ConfigProblems();
+  const refuse = (message: string) => problems.error(`${message}; token(c) gave none, or one that is not a token: is the variable set?`);
+  const lists = new Derived<unknown, readonly string[]>(MAX_LISTS, (given) => checkTokens(given, refuse));
+  return async (c) => {
+    let given: unknown;
+    try {
+      given = await option(c);
+    } catch (error) {
+      throw problems.failed('bearerAuth(): token(c)', error);
+    }
+    if (asList(given) === null) throw refuse('bearerAuth() needs { token }');
+    return lists.get(JSON.stringify(given), given);
+  };
+}

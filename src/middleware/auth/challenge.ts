@@ -1,0 +1,24 @@
+// What the auth middleware share: the 401 answer with its WWW-Authenticate challenge, and the event.
+import type { Context } from '../../context.ts';
+import { HttpError } from '../../errors.ts';
+import type { AuthFailure } from '../../event-map.ts';
+
+/** Why a request was not let in. */
+export type { AuthFailure } from '../../event-map.ts';
+
+// A realm goes inside a quoted string: no quote, backslash or control character can end it early.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const UNSAFE_REALM = /["\\\u0000-\u001f\u007f]/;
+
+/** Check a realm when the middleware is registered. */
+export function checkRealm(realm: string, feature: string): string {
+  if (typeof realm !== 'string' || UNSAFE_REALM.test(realm) || realm.length > 200)
+    throw new TypeError(`${feature}: realm must be a short text without quotes, backslashes or control characters`);
+  return realm;
+}
+
+/** Emit auth:failed and throw the 401 (problem+json, or HTML for a browser) with its challenge. */
+export function unauthorized(c: Context<any, any>, scheme: 'basic' | 'bearer', reason: AuthFailure, challenge: string, detail: string): never {
+  c.emit('auth:failed', () => ({ scheme, reason, method: c.req.method, path: c.req.path }));
+  throw new HttpError(401, detail, { headers: { 'www-authenticate': challenge } });
+}

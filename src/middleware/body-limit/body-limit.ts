@@ -1,0 +1,11 @@
+import type { Handler } from '../../compose.ts';
+import { state } from '../../context.ts';
+
+/** Per-route body limit in bytes: `app.post('/upload', bodyLimit(10 * 1024 * 1024), handler)`. */
+export function bodyLimit(bytes: number): Handler {
+  if (!(bytes >= 0)) throw new RangeError('bodyLimit needs a byte count');
+  return (c, next) => {
+    state.setBodyLimit(c, bytes);
+    return next();
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * rove/compress: gzip, deflate (and brotli where the runtime's
+ * CompressionStream has it) for responses of compressible types above a size
+ * threshold, with `Vary: Accept-Encoding`. A response that already has a
+ * Content-Encoding, `Cache-Control: no-transform`, a 206/204/304 status or an
+ * event stream is left as it is.
+ *
+ * Workers and Deno Deploy compress at the platform: there the middleware does
+ * nothing unless `enabled: true` (detected from `navigator.userAgent` on
+ * Workers and `DENO_DEPLOYMENT_ID` in the environment on Deploy).
+ */
+import type { Handler } from '../../compose.ts';
+import type { Context } from '../../context.ts';
+import { knownBody } from '../../known-body.ts';
+import { addVary, pickEncoding } from '../static/encoding.ts';
+import { isCompressible } from '../static/mime.ts';
+
+export type Encoding = 'br' | 'gzip' | 'deflate';
+
+export interface CompressOptions {
+  /** Smallest body compressed, in bytes. Default 1024. */
+  threshold?: number;
+  /** Encodings offered, in order of preference. Default `['br', 'gzip', 'deflate']` (br only where supported). */
+  encodings?: Encoding[];
+  /** Force on or off; by default off where the platform compresses (Workers, Deno Deploy). */
+  enabled?: boolean | ((c: Context<any, any>) => boolean);
+}
+
+let brotliFormat: string | null | undefined;
+/** The CompressionStream format name for brotli on this runtime, or null: asked once. */
+export function brotliSupport(): string | null {
+  if (brotliFormat !== undefined) return brotliFormat;
+  brotliFormat = null;
+  for (const name of ['brotli', 'br']) {
+    try {
+      new CompressionStream(name as CompressionFormat);
+      brotliFormat = name;
+      break;
+    } catch {
+      // not this name
+    }
+  }
+  return brotliFormat;
+}
+
+/** Whether the platform in front of the app compresses for it. */
+export function platformCompresses(c: Context<any, any>): boolean {
+  if (typeof navigator !== 'undefined' && navigator.userAgent === 'Cloudflare-Workers') return true;
+  return typeof (c.env as Record<string, unknown>).DENO_DEPLOYMENT_ID === 'string';
+}
+
+/**
+ * Compress responses the client accepts compressed.
+ *
+ * @example
+ * import { compress } from 'rove/compress';
+ * app.use(compress({ threshold: 1024 }));
+ */
+export function compress(options: CompressOptions = {}): Handler {
+  const threshold = options.threshold ?? 1024;
+  const wanted = options.encodings ?? ['br', 'gzip', 'deflate'];
+  const enabled = options.enabled;
+  let offered: Encoding[] | undefined;
+  return async (c, next) => {
+    await next();
+    if (enabled === false) return;
+    if (enabled === undefined ? platformCompresses(c) : typeof enabled === 'function' && !enabled(c)) return;
+    const res = c.res;
+    if (res.body === null || res.status === 204 || res.status === 206 || res.status === 304 || c.req.method === 'HEAD') return;
+    const type = res.headers.get('content-type');
+    if (type === null || !isCompressible(type) || type.startsWith('text/event-stream')) return;
+    if (res.headers.has('content-encoding') || /no-transform/i.test(res.headers.get('cache-control') ?? '')) return;
+    // The answer depends on Accept-Encoding from here on, compressed or not.
+    const vary = addVary(res.headers.get('vary'), 'Accept-Encoding');
+    offered ??= wanted.filter((e) => e !== 'br' || brotliSupport() !== null);
+    const encoding = pickEncoding(c.req.header('accept-encoding') ?? null, offered);
+    const length = res.headers.get('content-length');
+    let small = length !== null && Number(length) < threshold;
+    if (!small && length === null && encoding !== undefined) {
+      const bytes = await knownBody(res, threshold - 1);
+      small = bytes !== undefined;
+    }
+    if (encoding === undefined || small) {
+      c.res = withVary(res, vary);
+      return;
+    }
+    const format = (encoding === 'br' ? brotliSupport() : encoding) as CompressionFormat;
+    const headers = new Headers(res.headers);
+    headers.set('content-encoding', encoding);
+    headers.set('vary', vary);
+    headers.delete('content-length');
+    headers.delete('accept-ranges');
+    const tag = headers.get('etag');
+    if (tag !== null && !tag.startsWith('W/')) headers.set('etag', `W/${tag}`); // not the same bytes any more
+    c.res = new Response(res.body.pipeThrough(new CompressionStream(format)), { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
+function withVary(res: Response, vary: string): Response {
+  if (res.headers.get('vary') === vary) return res;
+  try {
+    res.headers.set('vary', vary);
+    return res;
+  } catch {
+    const copy = new Response(res.body, res);
+    copy.headers.set('vary', vary);
+    return copy;
+  }
+}

@@ -1,0 +1,2 @@
+// rove/ip: allow or deny requests by client address (c.req.ip).
+export { type IpRestrictionOptions, type IpRule, ipRestriction } from './ip.ts';

@@ -1,0 +1,3 @@
+// rove/secure-headers: safe default response headers, and a Content-Security-Policy with a nonce.
+export { type CspDirectives, type CspSource, compileCsp, NONCE } from './csp.ts';
+export { cspNonce, type SecureHeadersOptions, secureHeaders } from './secure-headers.ts';

@@ -1,4 +1,0 @@
-import { toDeploy } from 'rove/deno-deploy';
-import { staticApp } from './app.ts';
-
-export default toDeploy(staticApp(Deno.env.get('STATIC_ROOT') ?? 'test/static/fixture/public'));
