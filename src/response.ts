@@ -46,24 +46,37 @@ export function appendHeaders(target: Headers, init: HeadersInit): void {
   for (const [k, v] of new Headers(init)) target.append(k, v);
 }
 
-/** Add header values to a real Response (its own values win), copying it first if its headers are immutable. */
+/** What a 304 may carry (RFC 9110 §15.4.5), besides cookies: the rest describe a body it has not. */
+const ON_304 = new Set(['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary', 'last-modified', 'set-cookie']);
+
+/**
+ * Add header values to a real Response (its own values win), copying it first if its headers are
+ * immutable. Appended values (cookies, `append: true`) the response already holds are not added
+ * twice: a response middleware derived from a helper's carries them already. A 304 gets only what
+ * a 304 may carry.
+ */
 export function withHeaders(res: Response, extra: HeaderRecord): Response {
   let out = res;
+  const only304 = res.status === 304;
   try {
-    apply(out.headers, extra);
+    apply(out.headers, extra, only304);
   } catch {
     out = new Response(res.body, res);
-    apply(out.headers, extra);
+    apply(out.headers, extra, only304);
   }
   return out;
 }
 
-function apply(target: Headers, extra: HeaderRecord): void {
+function apply(target: Headers, extra: HeaderRecord, only304: boolean): void {
   for (const k in extra) {
+    if (only304 && !ON_304.has(k)) continue;
     const v = extra[k];
     // Cookies add up; any other header the response set itself wins.
     if (typeof v === 'string' && k !== 'set-cookie') {
       if (!target.has(k)) target.set(k, v);
-    } else for (const one of typeof v === 'string' ? [v] : v) target.append(k, one);
+      continue;
+    }
+    const have = k === 'set-cookie' ? target.getSetCookie() : (target.get(k)?.split(', ') ?? []);
+    for (const one of typeof v === 'string' ? [v] : v) if (!have.includes(one)) target.append(k, one);
   }
 }

@@ -1,5 +1,6 @@
 import type { Handler } from '../../compose.ts';
 import type { Context, Env } from '../../context.ts';
+import { HttpError } from '../../errors.ts';
 import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
 import { timingSafeEqual } from '../../timing-safe.ts';
 import { type AuthFailure, checkRealm, unauthorized } from './challenge.ts';
@@ -29,6 +30,17 @@ export function bearerToken(c: Context<any, any>): string | undefined | null {
   if (header === undefined || !/^bearer /i.test(header)) return undefined;
   const token = header.slice(7).trim();
   return token.length <= MAX_TOKEN_LENGTH && B64TOKEN.test(token) ? token : null;
+}
+
+/**
+ * An Authorization header that is not `Bearer <b64token>` (`Bearer a b`): RFC 6750 §3.1's
+ * invalid_request, a 400 with its challenge, not a 401.
+ */
+export function malformedRequest(c: Context<any, any>, realm: string): never {
+  c.emit('auth:failed', () => ({ scheme: 'bearer', reason: 'malformed', method: c.req.method, path: c.req.path }));
+  throw new HttpError(400, 'Malformed Authorization header: send Authorization: Bearer <token>', {
+    headers: { 'www-authenticate': bearerChallenge(realm, 'malformed') },
+  });
 }
 
 /** The challenge of a Bearer 401 (RFC 6750 §3): no error code when no token was sent. */
@@ -66,7 +78,7 @@ export function bearerAuth<E extends Env = any>(options: BearerAuthOptions<E>): 
     const token = bearerToken(c);
     if (token === undefined)
       unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), 'Authentication required: send Authorization: Bearer <token>');
-    if (token === null) unauthorized(c, 'bearer', 'malformed', bearerChallenge(realm, 'malformed'), 'Malformed bearer token');
+    if (token === null) malformedRequest(c, realm);
     if (!(await verify(token, c, expected))) unauthorized(c, 'bearer', 'invalid', bearerChallenge(realm, 'invalid'), 'Invalid bearer token');
     await next();
   };

@@ -13,7 +13,7 @@ import { toBase64Url } from '../../base64url.ts';
 import type { Handler } from '../../compose.ts';
 import type { Context, Env } from '../../context.ts';
 import { ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
-import { bearerChallenge, bearerToken } from './bearer.ts';
+import { bearerChallenge, bearerToken, malformedRequest } from './bearer.ts';
 import { type AuthFailure, checkRealm, unauthorized } from './challenge.ts';
 
 /** A shared secret for HS256/384/512: text or bytes. */
@@ -104,7 +104,7 @@ export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
     const token = bearerToken(c);
     if (token === undefined)
       unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), 'Authentication required: send Authorization: Bearer <token>');
-    if (token === null) return fail(c, 'malformed', 'the token is malformed');
+    if (token === null) malformedRequest(c, realm);
     let payload: JWTPayload;
     try {
       payload = (await jwtVerify(token, verifyKey as Parameters<typeof jwtVerify>[1], verifyOptions)).payload;
@@ -231,7 +231,8 @@ function classify(error: unknown): [AuthFailure, string] {
     case 'ERR_JWS_INVALID':
     case 'ERR_JWT_INVALID':
     case 'ERR_JWK_INVALID':
-      return ['malformed', 'the token is malformed'];
+      // A well-formed credential that is not a valid JWS: invalid_token (RFC 6750 §3.1), a 401.
+      return ['invalid', 'the token is not a valid JWT'];
     default:
       throw error;
   }

@@ -83,14 +83,16 @@ export function csrf<E extends Env = any>(options: CsrfOptions<E> = {}): Handler
     if (SAFE_METHODS.has(method)) return next();
     // A browser never attaches a bearer token by itself, and a page on another origin can send one
     // only after a CORS preflight the app allowed: such a request is no forgery.
-    if (BEARER.test(c.req.header('authorization') ?? '')) return next();
+    const authorization = c.req.header('authorization');
+    if (BEARER.test(authorization ?? '')) return next();
     const origin = c.req.header('origin');
     let fromOwnSite = false;
     if (origin !== undefined) {
       // A fixed list answers at once; an origins function may answer with a promise (a throw refuses: 500).
-      let ok = isSameOrigin(origin, c.req.url) || allowed(origin, c);
+      let ok: unknown = isSameOrigin(origin, c.req.url) || allowed(origin, c);
       if (typeof ok !== 'boolean') ok = await ok;
-      if (!ok) {
+      // Only true allows: a predicate from untyped JS that answers a promise or a string never fails open.
+      if (ok !== true) {
         refuse(
           c,
           'origin',
@@ -109,13 +111,21 @@ export function csrf<E extends Env = any>(options: CsrfOptions<E> = {}): Handler
     if (checkToken) {
       const type = c.req.header('content-type') ?? null;
       const sent = c.req.header(header);
-      // Neither header: not a browser we can vouch for, so only a valid token lets it through.
-      const needed = sent !== undefined || !fromOwnSite || isFormType(type) || isTextPlain(type);
+      // Neither header: not a browser we can vouch for, so only a valid token lets it through, when
+      // it carries what a browser attaches by itself (cookies, cached Basic credentials). Without
+      // either it speaks for no one: an unauthenticated DELETE from a script reaches the auth
+      // middleware (401), not a CSRF 403. Forms and text/plain always need the token.
+      const ambient = c.req.header('cookie') !== undefined || authorization !== undefined;
+      const needed = sent !== undefined || (!fromOwnSite && ambient) || isFormType(type) || isTextPlain(type);
       if (needed) {
         const token = sent ?? (isFormType(type) ? await formToken(c, field) : undefined);
-        if (token === undefined)
-          refuse(c, 'token-missing', `no token in the ${field} form field or the ${header} header (put csrfToken(c) in the form)`, origin);
-        else if (!(await verifyCsrfToken(c, token))) refuse(c, 'token-invalid', `the ${field} token does not belong to this session`, origin);
+        if (token === undefined) {
+          // The hint fits the client: a form gets its hidden field, any other client the header.
+          const hint = isFormType(type)
+            ? `no token in the ${field} form field (put csrfToken(c) in the form)`
+            : `no token in the ${header} header (send csrfToken(c) there, or authenticate with Authorization: Bearer)`;
+          refuse(c, 'token-missing', hint, origin);
+        } else if (!(await verifyCsrfToken(c, token))) refuse(c, 'token-invalid', `the ${field} token does not belong to this session`, origin);
       }
     }
     return next();

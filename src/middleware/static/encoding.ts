@@ -25,12 +25,18 @@ export function pickEncoding<T extends string>(header: string | null, offered: r
     if (!Number.isFinite(weight)) weight = 0;
     q.set(name.trim(), weight);
   }
+  // The client's highest weight wins; among equal weights, the server's order of preference.
   const star = q.get('*');
+  let best: T | undefined;
+  let bestWeight = 0;
   for (const enc of offered) {
     const w = q.get(enc) ?? star ?? 0;
-    if (w > 0) return enc;
+    if (w > bestWeight) {
+      best = enc;
+      bestWeight = w;
+    }
   }
-  return undefined;
+  return best;
 }
 
 /** Adds `value` to a Vary header value unless it is already listed (or `*`). */

@@ -112,7 +112,9 @@ describe('auth > bearerAuth', () => {
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="api"');
     const wrong = await call(app, '/', 'Bearer key-three');
     expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
+    // A header that is not `Bearer <b64token>` is a bad request (RFC 6750 §3.1), not a bad token.
     const bad = await call(app, '/', 'Bearer a b');
+    expect(bad.status).toBe(400);
     expect(bad.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_request"');
   });
 });
@@ -196,7 +198,7 @@ describe('auth > jwt', () => {
   it('refuses alg none, and algorithms other than the accepted ones', async () => {
     const header = toBase64Url(encoder.encode('{"alg":"none","typ":"JWT"}'));
     const payload = toBase64Url(encoder.encode(JSON.stringify({ sub: 'admin', exp: 9_999_999_999 })));
-    await expectInvalid(`Bearer ${header}.${payload}.`, /algorithm|malformed/);
+    await expectInvalid(`Bearer ${header}.${payload}.`, /algorithm|not a valid JWT/);
     await expectInvalid(`Bearer ${await sign({ sub: 'ada' }, { alg: 'HS512' })}`, /algorithm/);
   });
 
@@ -243,7 +245,16 @@ describe('auth > jwt', () => {
     expect(wrongAud.headers.get('www-authenticate')).toContain('aud claim');
   });
 
-  it('answers 401, never 500, to any malformed token (property)', async () => {
+  it('answers a credential that is not a JWS with 401 invalid_token, and a malformed header with 400 invalid_request', async () => {
+    const notJws = await call(app, '/api/me', 'Bearer abc');
+    expect(notJws.status).toBe(401);
+    expect(notJws.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    const malformed = await call(app, '/api/me', 'Bearer a b');
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('www-authenticate')).toMatch(/error="invalid_request"/);
+  });
+
+  it('answers 401 or 400, never 500, to any malformed token (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
@@ -258,8 +269,8 @@ describe('auth > jwt', () => {
           } catch {
             return; // not a valid header value
           }
-          expect(res.status).toBe(401);
-          expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="api"/);
+          expect([400, 401]).toContain(res.status);
+          expect(res.headers.get('www-authenticate')).toMatch(res.status === 400 ? /error="invalid_request"/ : /^Bearer realm="api"/);
         },
       ),
       { numRuns: 150 },
@@ -267,7 +278,9 @@ describe('auth > jwt', () => {
   });
 
   it('refuses a huge token unread', async () => {
-    await expectInvalid(`Bearer ${'a'.repeat(20_000)}`, /malformed/);
+    const res = await call(app, '/api/me', `Bearer ${'a'.repeat(20_000)}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_request"/);
   });
 
   it('refuses bad options when registered', () => {
