@@ -5,7 +5,7 @@ import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, state } from './context.ts';
 import { logEscaped } from './error-log.ts';
 import type { ErrorPage } from './error-page.ts';
-import { errorResponse, HttpError, internalError } from './errors.ts';
+import { HttpError, internalError, problemAnswer } from './errors.ts';
 import { EventBus, type EventKind, type Listener } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
@@ -433,6 +433,6 @@ export class App<E extends Env = Env> {
 
   /** The default answer to an error: the app's error page when it has one and the client wants it, else problem+json. */
   #errorAnswer(error: unknown, c: Context<any, any>, dev: boolean): Response {
-    return this.#errorPage?.(error, c.req.header('accept') ?? null, dev) ?? errorResponse(error, null, dev);
+    return this.#errorPage?.(error, c.req.header('accept') ?? null, dev) ?? problemAnswer(c, error, dev);
   }
 }

@@ -268,7 +268,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     }
     // Where a runtime adds the type only when it writes the body (Bun), it is named here, so the
     // response says the same in a test as on the wire, and HEAD as GET.
-    return this.#make(text, textIsTyped() ? TEXT_TYPE : 'text/plain;charset=utf-8', status, headers);
+    return this.#make(text, TEXT_TYPE, status, headers);
   }
 
   html(html: string, status?: StatusCode, headers?: Record<string, string>): Response {

@@ -26,6 +26,6 @@ export const redirectTrailingSlash: TrailingSlashRule = (c, routed) => {
   const location = alternate + (q === -1 || q === url.length - 1 ? '' : url.slice(q));
   const method = c.req.method;
   // The same rule as c.redirect: never a scheme-relative or control-character Location.
-  if (isSafeLocation(location)) return new Response(null, { status: method === 'GET' || method === 'HEAD' ? 301 : 308, headers: { location } });
+  if (isSafeLocation(location)) return c.body(null, method === 'GET' || method === 'HEAD' ? 301 : 308, { location });
   return undefined;
 };

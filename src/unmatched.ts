@@ -64,7 +64,7 @@ export function elsewhere(router: Router<unknown>, c: Context<any, any>, slash: 
   const allowed = router.allowed(c.path);
   if (allowed.length > 0) {
     const allow = (allowed.includes('OPTIONS') ? allowed : [...allowed, 'OPTIONS']).join(', ');
-    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
+    if (method === 'OPTIONS') return c.body(null, 204, { allow });
     throw new HttpError(405, `${method} is not allowed here`, { headers: { allow } });
   }
   return slash?.(c, (path) => router.match(method, path) !== null);

@@ -9,7 +9,7 @@ import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from '../shared/
 import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from '../shared/serve-options.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { firstHeader, NodeRequest, targetAuthority } from './request.ts';
-import { check, headerObject, NodeResponse, respondChecked } from './response.ts';
+import { check, type HeaderRecord, headerObject, NodeResponse, respondChecked } from './response.ts';
 import { upgradeNode } from './websocket.ts';
 
 export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
@@ -173,22 +173,70 @@ function write(result: Response, res: ServerResponse, head: boolean): void | Pro
     if (result.writeTo(res)) return;
     result = result.toResponse();
   }
-  res.writeHead(result.status, headerObject(result.headers));
+  const headers = headerObject(result.headers);
   const body = result.body;
   if (body === null) {
+    // As Deno, Bun and workerd send it: a bodiless answer says its length is 0.
+    if (headers['content-length'] === undefined && result.status !== 204 && result.status !== 304) headers['content-length'] = '0';
+    res.writeHead(result.status, headers);
     res.end();
     return;
   }
   if (head) {
+    res.writeHead(result.status, headers);
     body.cancel().catch(() => {});
     res.end();
     return;
   }
-  return pipeBody(body, res);
+  if (headers['content-length'] !== undefined) {
+    res.writeHead(result.status, headers);
+    return pipeBody(body.getReader(), res);
+  }
+  return writeKnown(result.status, headers, body.getReader(), res);
 }
 
-async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
-  const reader = body.getReader();
+const LATE = Symbol('late');
+/** Most a body is held back to learn its length; a longer one is sent chunked. */
+const MAX_HELD = 1024 * 1024;
+
+/**
+ * A Response built from a string or bytes has its whole body at once: send it with its length, as
+ * the other runtimes do. A body still being produced (a stream, server-sent events) is not all
+ * there within one macrotask: its headers go out then, chunked, and the rest follows as it comes.
+ */
+async function writeKnown(status: number, headers: HeaderRecord, reader: ReadableStreamDefaultReader<Uint8Array>, res: ServerResponse): Promise<void> {
+  const late = new Promise<typeof LATE>((resolve) => setTimeout(resolve, 0, LATE));
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const read = reader.read();
+    let step: ReadableStreamReadResult<Uint8Array> | typeof LATE;
+    try {
+      step = await Promise.race([read, late]);
+    } catch {
+      res.destroy(); // the body failed before a byte went out: nothing sensible to send
+      return;
+    }
+    if (step === LATE || (!step.done && total + step.value.byteLength > MAX_HELD)) {
+      res.writeHead(status, headers);
+      for (const chunk of chunks) res.write(chunk);
+      // The read in flight when time ran out carries the next chunk: it goes first.
+      return pipeBody(reader, res, read);
+    }
+    if (step.done) break;
+    chunks.push(step.value);
+    total += step.value.byteLength;
+  }
+  headers['content-length'] = String(total);
+  res.writeHead(status, headers);
+  res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+}
+
+async function pipeBody(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  res: ServerResponse,
+  first?: Promise<ReadableStreamReadResult<Uint8Array>>,
+): Promise<void> {
   let closed = false;
   const onClose = () => {
     closed = true;
@@ -196,8 +244,8 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   };
   res.once('close', onClose);
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
+    for (let pending = first; ; pending = undefined) {
+      const { done, value } = await (pending ?? reader.read());
       if (done || closed) break;
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {

@@ -17,7 +17,7 @@ function files(dir: string): string[] {
 const SRC = files(join(ROOT, 'src')).map((f) => ({ path: relative(ROOT, f).replaceAll('\\', '/'), text: readFileSync(f, 'utf8') }));
 
 // The core files that own a context's state: the app, the onion, and the core's own validate() and bodyLimit().
-const STATE_OWNERS = new Set(['src/app.ts', 'src/context.ts', 'src/compose.ts', 'src/validate.ts', 'src/body-limit.ts']);
+const STATE_OWNERS = new Set(['src/app.ts', 'src/context.ts', 'src/compose.ts', 'src/validate.ts', 'src/middleware/body-limit/body-limit.ts']);
 
 describe('an honest surface', () => {
   it('no module patches App, Context, RoveRequest or EventBus', () => {

@@ -75,10 +75,18 @@ export function compress(options: CompressOptions = {}): Handler {
     offered ??= wanted.filter((e) => e !== 'br' || brotliSupport() !== null);
     const encoding = pickEncoding(c.req.header('accept-encoding') ?? null, offered);
     const length = res.headers.get('content-length');
-    let small = length !== null && Number(length) < threshold;
+    const small = length !== null && Number(length) < threshold;
     if (!small && length === null && encoding !== undefined) {
       const bytes = await knownBody(res, threshold - 1);
-      small = bytes !== undefined;
+      if (bytes !== undefined) {
+        // Read from a clone, the original body is now a copy being streamed: answer with the bytes
+        // themselves, so the runtime still knows (and sends) the length.
+        res.body?.cancel().catch(() => {});
+        const copy = new Response(bytes as BodyInit, res);
+        copy.headers.set('vary', vary);
+        c.res = copy;
+        return;
+      }
     }
     if (encoding === undefined || small) {
       c.res = withVary(res, vary);
