@@ -56,7 +56,7 @@ describe('module structure', () => {
       const code = readFileSync(index, 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/^\s*\/\/.*$/gm, '')
-        .replace(/export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'\.\/[^']+\.ts';/g, '');
+        .replace(/export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'(\.\.?\/)+[^']+\.ts';/g, '');
       expect(code.trim(), `src/middleware/${name}/index.ts`).toBe('');
       expect(readdirSync(join(dir, name)).length, `src/middleware/${name}/`).toBeGreaterThan(1);
     }
