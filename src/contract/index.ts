@@ -1,6 +1,9 @@
 // API contracts: declare a route once; register it with validation and checked replies,
 // describe it as OpenAPI 3.1, and call it through a typed client.
+
+export { type ClientOptions, createClient, fillPath } from './client.ts';
 export { declaredRoutes, implement } from './implement.ts';
+export { type OpenAPIDocument, type OpenAPIOptions, openapi, openapiHandler, openapiPaths } from './openapi.ts';
 export { group, isRoute, route } from './route.ts';
 export type {
   AuthScheme,

@@ -4,8 +4,6 @@ import type { Contract, Method, Prefixed, RequestParts, Responses, Route, RouteS
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 const PARTS = new Set<string>(['params', 'query', 'headers', 'json', 'form']);
 const AUTH = new Set<string>(['bearer', 'basic', 'jwt']);
-/** Declared routes, so a group can tell a route from a nested group. */
-const declared = new WeakSet<object>();
 
 function isSchema(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as any)['~standard']?.validate === 'function';
@@ -46,14 +44,18 @@ export function route<const M extends Method, const P extends string, const Q ex
     if (schema !== null && !isSchema(schema)) throw new TypeError(`route(): responses[${status}] is neither a Standard Schema nor null`);
   }
   for (const scheme of authSchemes(spec)) if (!AUTH.has(scheme)) throw new TypeError(`route(): unknown auth "${scheme}" (bearer, basic, jwt)`);
-  const out = Object.freeze({ ...spec, request: Object.freeze({ ...request }) }) as Route<M, P, Q, R>;
-  declared.add(out);
-  return out;
+  return Object.freeze({ ...spec, request: Object.freeze({ ...request }) }) as Route<M, P, Q, R>;
 }
 
-/** Whether a value is a route that `route()` declared. */
+/**
+ * Whether a value is a declared route (and not a group): by its shape, so routes declared
+ * through another copy of this module count too. A group cannot name a member `responses`
+ * that is an object beside a string `method` and `path`.
+ */
 export function isRoute(value: unknown): value is Route {
-  return typeof value === 'object' && value !== null && declared.has(value);
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.method === 'string' && typeof v.path === 'string' && typeof v.responses === 'object' && v.responses !== null;
 }
 
 /** A route's auth schemes as a list. */

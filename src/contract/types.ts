@@ -102,7 +102,10 @@ export type Prefixed<Pre extends string, C extends Contract> = {
 /** Every route of a contract, as one union. */
 export type RoutesOf<C> = C extends Route<any, any, any, any> ? C : C extends Contract ? { [K in keyof C]: RoutesOf<C[K]> }[keyof C] : never;
 
-type Defined<T> = { [K in keyof T as T[K] extends undefined ? never : K]: T[K] };
+/** Required where the part needs a value, optional where `{}` would do, absent where undeclared. */
+type Shape<T> = { [K in keyof T as T[K] extends undefined ? never : {} extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as T[K] extends undefined ? never : {} extends T[K] ? K : never]?: T[K];
+};
 type Optional<T> = {} extends T ? true : false;
 
 type ParamsInput<T extends Route<any, any, any, any>> = T['request']['params'] extends StandardSchemaV1
@@ -113,7 +116,7 @@ type ParamsInput<T extends Route<any, any, any, any>> = T['request']['params'] e
       ? never
       : { [K in keyof PathParams<ParamKeys<T['path']>>]: PathParams<ParamKeys<T['path']>>[K] | number };
 
-type Inputs<T extends Route<any, any, any, any>> = Defined<{
+type Inputs<T extends Route<any, any, any, any>> = Shape<{
   params: ParamsInput<T> extends never ? undefined : ParamsInput<T>;
   query: In<T['request']['query']> extends never ? undefined : In<T['request']['query']>;
   headers: In<T['request']['headers']> extends never ? undefined : In<T['request']['headers']>;
@@ -140,13 +143,25 @@ export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 410 | 413 
 
 /** What a client call resolves with: one member per declared status, then problems for the others. */
 export type CallResult<R> =
-  | { [S in keyof R & number]: { status: S; ok: `${S}` extends `2${string}` ? true : false; data: R[S] extends StandardSchemaV1 ? In<R[S]> : null; response: Response } }[keyof R & number]
+  | {
+      [S in keyof R & number]: {
+        status: S;
+        ok: `${S}` extends `2${string}` ? true : false;
+        data: R[S] extends StandardSchemaV1 ? In<R[S]> : null;
+        response: Response;
+      };
+    }[keyof R & number]
   | { status: Exclude<ProblemStatus, keyof R>; ok: false; data: Problem; response: Response };
 
 /** One client call. */
-export type Call<T extends Route<any, any, any, any>> = Optional<Inputs<T>> extends true
-  ? (input?: CallInput<T>) => Promise<CallResult<T['responses']>>
-  : (input: CallInput<T>) => Promise<CallResult<T['responses']>>;
+export type Call<T> =
+  T extends Route<any, any, any, any>
+    ? Optional<Inputs<T>> extends true
+      ? (input?: CallInput<T>) => Promise<CallResult<T['responses']>>
+      : (input: CallInput<T>) => Promise<CallResult<T['responses']>>
+    : never;
 
 /** The typed client of a contract: one call per route, named `'METHOD /path'`. */
-export type Client<C> = { [T in RoutesOf<C> & Route<any, any, any, any> as `${T['method'] & string} ${T['path'] & string}`]: Call<T> };
+export type Client<C> = {
+  [T in RoutesOf<C> as T extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never]: Call<T>;
+};
