@@ -6,12 +6,12 @@ import { type ValidationIssue, validate } from '../validate.ts';
 import { isRoute, routesOf } from './route.ts';
 import type { Contract, ContractHandler, ContractHandlers, Route, StandardSchemaV1 } from './types.ts';
 
-/** The routes each app registered through `implement()`, for `openapi(app)`. */
-const registered = new WeakMap<App<any>, Route[]>();
+/** The declared route of each handler `implement()` registered, for `openapi(app)`: found through `app.routeList`, mounts included. */
+const declared = new WeakMap<Handler, Route>();
 
-/** The declared routes registered on `app` (not those of apps mounted on it). */
-export function declaredRoutes(app: App<any>): readonly Route[] {
-  return registered.get(app) ?? [];
+/** The declared route a route's handlers were registered for by `implement()`, if any. */
+export function declaredRoute(handlers: readonly Handler[]): Route | undefined {
+  return declared.get(handlers[handlers.length - 1]);
 }
 
 /** Headers have no reader in validate(): the same 400 for them, from a record of lower-case names. */
@@ -87,11 +87,11 @@ export function implement(app: App<any>, target: Route | Contract, handlers: unk
     if (typeof fn !== 'function') throw new TypeError(`implement(): no handler for ${name.join('.') || route.method} ${route.path}`);
     return { route, fn: fn as Handler };
   });
-  const own = registered.get(app) ?? [];
-  registered.set(app, own);
   for (const { route, fn } of pairs) {
-    app.method(route.method, route.path, ...(options.middleware ?? []), ...validators(route), fn);
-    own.push(route);
+    // One function registered for two routes gets a wrapper, so each route keeps its own declaration.
+    const handler: Handler = declared.has(fn) ? (c, next) => fn(c, next) : fn;
+    app.method(route.method, route.path, ...(options.middleware ?? []), ...validators(route), handler);
+    declared.set(handler, route);
   }
   return app;
 }

@@ -1,7 +1,8 @@
 import type { App } from '../app.ts';
 import type { Handler } from '../compose.ts';
 import { parseRoute, routeVariants, type Segment } from '../pattern.ts';
-import { declaredRoutes } from './implement.ts';
+import { type ValidationTarget, validation } from '../validate.ts';
+import { declaredRoute } from './implement.ts';
 import { authSchemes, routesOf } from './route.ts';
 import type { Contract, Route, StandardSchemaV1 } from './types.ts';
 
@@ -69,6 +70,18 @@ const REASONS: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
 };
+
+const OPERATIONS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH']);
+
+/** A plain route's request parts, from the `validate()` middleware among its handlers. */
+function plainRequest(handlers: readonly unknown[]): Partial<Record<ValidationTarget, StandardSchemaV1>> {
+  const parts: Partial<Record<ValidationTarget, StandardSchemaV1>> = {};
+  for (const h of handlers) {
+    const check = validation(h);
+    if (check) parts[check.target] = check.schema;
+  }
+  return parts;
+}
 
 function toJsonSchema(schema: StandardSchemaV1, options: OpenAPIOptions): JsonSchema {
   const std = schema['~standard'] as StandardSchemaV1['~standard'] & { jsonSchema?: { input(o: { target: string }): JsonSchema } };
@@ -167,37 +180,36 @@ function operation(route: Route, params: ReturnType<typeof openapiPaths>[number]
 }
 
 /**
- * The OpenAPI 3.1 document of declared routes: of a contract, or of every route `implement()`
- * registered on an app. Schemas come from each schema's Standard JSON Schema interface (zod 4)
+ * The OpenAPI 3.1 document of declared routes: of a contract, or of an app's routes (mounted
+ * apps included), declared ones with all they declare, plain ones with their path params and
+ * what their `validate()` middleware checks. Schemas come from each schema's Standard JSON Schema interface (zod 4)
  * or `options.jsonSchema`; path patterns become OpenAPI paths with their constraints as patterns;
  * declared auth becomes security schemes; validation and auth failures are problem+json responses.
- * The app's plain routes are listed with their path params and a default response.
  *
  * @example
  * const doc = openapi(api, { info: { title: 'Users', version: '1.0.0' }, servers: [{ url: 'https://api.example.com' }] });
  */
 export function openapi(source: App<any> | Contract | Route, options: OpenAPIOptions): OpenAPIDocument {
-  const isApp = typeof (source as App<any>).fetch === 'function' && 'routeList' in source;
-  const routes = isApp ? declaredRoutes(source as App<any>) : routesOf(source as Contract | Route).map((r) => r.route);
   const paths: OpenAPIDocument['paths'] = {};
   const used = new Set<string>();
-  const seen = new Set<string>();
-  for (const route of routes) {
-    seen.add(`${route.method} ${route.path}`);
+  const add = (route: Route, plain: boolean) => {
     for (const variant of openapiPaths(route.path)) {
       const item = (paths[variant.path] ??= {});
-      item[route.method.toLowerCase()] = operation(route, variant.params, options);
+      const method = route.method.toLowerCase();
+      if (!plain || item[method] === undefined) item[method] = operation(route, variant.params, options);
     }
     for (const s of authSchemes(route)) used.add(s);
-  }
-  if (isApp) {
-    for (const { method, path } of (source as App<any>).routeList) {
-      if (seen.has(`${method} ${path}`) || method === 'ALL' || method === '*' || !/^[A-Z]+$/.test(method)) continue;
-      for (const variant of openapiPaths(path)) {
-        const item = (paths[variant.path] ??= {});
-        item[method.toLowerCase()] ??= operation({ method, path, request: {}, responses: {} } as unknown as Route, variant.params, options);
-      }
+  };
+  if (typeof (source as App<any>).fetch === 'function' && 'routeList' in source) {
+    for (const { method, path, handlers } of (source as App<any>).routeList) {
+      // `all` routes and methods OpenAPI has no field for are left out.
+      if (!OPERATIONS.has(method)) continue;
+      const route = declaredRoute(handlers);
+      if (route) add({ ...route, path }, false);
+      else add({ method, path, request: plainRequest(handlers), responses: {} } as unknown as Route, true);
     }
+  } else {
+    for (const { route } of routesOf(source as Contract | Route)) add(route, false);
   }
   const securitySchemes = Object.fromEntries([...used].map((s) => [s, SECURITY[s]]));
   return {

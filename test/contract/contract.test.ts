@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { App } from '../../src/app.ts';
 import { createClient, fillPath, group, implement, openapi, openapiPaths, route } from '../../src/contract/index.ts';
+import { validate } from '../../src/validate.ts';
 import { api, getUser } from './fixture/api.ts';
 import { makeApp } from './fixture/app.ts';
 import { checkOpenAPI } from './openapi-check.ts';
@@ -128,6 +129,47 @@ describe('contract > openapi', () => {
     expect(checkOpenAPI(doc)).toEqual([]);
     expect(doc.paths['/v1/users/{id}'].get).toBeDefined();
     expect((doc.paths['/plain/{slug}'].get as any).parameters[0]).toMatchObject({ name: 'slug', in: 'path' });
+  });
+
+  it('a plain route is described as far as its validate() schemas tell', () => {
+    const app = new App();
+    app.post('/notes/:id', validate('query', z.object({ draft: z.enum(['yes', 'no']) })), validate('json', z.object({ text: z.string() })), (c) =>
+      c.text('ok'),
+    );
+    app.all('/any', (c) => c.text('any'));
+    const doc = openapi(app, { info });
+    expect(checkOpenAPI(doc)).toEqual([]);
+    const op = doc.paths['/notes/{id}'].post as any;
+    expect(op.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([
+      ['id', 'path', true],
+      ['draft', 'query', true],
+    ]);
+    expect(op.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['text'] });
+    expect(Object.keys(op.responses).sort()).toEqual(['400', '415', 'default']);
+    expect(doc.paths['/any']).toBeUndefined();
+  });
+
+  it('declared routes on a mounted app keep their declarations under the full path', () => {
+    const sub = new App();
+    implement(sub, getUser, (c) => c.json({ id: c.valid('params').id, name: 'x' }, 200));
+    const app = new App().route('/api', sub);
+    const doc = openapi(app, { info });
+    expect(checkOpenAPI(doc)).toEqual([]);
+    const op = doc.paths['/api/users/{id}'].get as any;
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', 'default']);
+    expect(op.summary).toBe('One user');
+  });
+
+  it('one handler for two declared routes keeps both declarations', () => {
+    const app = new App();
+    const a = route({ method: 'GET', path: '/a', responses: { 200: z.string() } });
+    const b = route({ method: 'GET', path: '/b', responses: { 201: z.string() } });
+    const h = (c: any) => c.json('x', 200);
+    implement(app, a, h);
+    implement(app, b, h);
+    const doc = openapi(app, { info });
+    expect(Object.keys((doc.paths['/a'].get as any).responses)).toContain('200');
+    expect(Object.keys((doc.paths['/b'].get as any).responses)).toContain('201');
   });
 
   it('the app serves its document as JSON', async () => {
