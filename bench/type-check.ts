@@ -75,8 +75,12 @@ function tsc(project: string): Figures {
     out = String((error as { stdout?: string }).stdout ?? '');
     console.error(`${project}: type errors (${out.split('error TS').length - 1})`);
   }
+  // tsc itself can fail on a big app (Hono's 800-route RPC chain overflows its stack): NaN figures, said on stderr.
+  const crashed = !/^Check time:/m.test(out);
+  if (crashed) console.error(`${project}: tsc gave no figures (it crashed)`);
   const num = (label: string) => {
     const m = new RegExp(`^${label}:\\s+([\\d.]+)`, 'm').exec(out);
+    if (crashed) return Number.NaN;
     if (!m) throw new Error(`no "${label}" in tsc output:\n${out}`);
     return Number(m[1]);
   };
