@@ -142,6 +142,8 @@ ${calls.join('\n')}
 
 /** The import-only files the figures are read against. */
 export const CONTRACT_HEADS = {
-  'rove-contract': "import { App } from 'rove';\nimport { createClient, implement, route } from 'rove/contract';\nimport { z } from 'zod';\nexport { App, createClient, implement, route, z };",
-  'hono-rpc': "import { Hono } from 'hono';\nimport { hc } from 'hono/client';\nimport { validator } from 'hono/validator';\nimport { z } from 'zod';\nexport { Hono, hc, validator, z };",
+  'rove-contract':
+    "import { App } from 'rove';\nimport { createClient, implement, route } from 'rove/contract';\nimport { z } from 'zod';\nexport { App, createClient, implement, route, z };",
+  'hono-rpc':
+    "import { Hono } from 'hono';\nimport { hc } from 'hono/client';\nimport { validator } from 'hono/validator';\nimport { z } from 'zod';\nexport { Hono, hc, validator, z };",
 };
