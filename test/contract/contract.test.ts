@@ -228,3 +228,19 @@ describe('contract > client', () => {
     expect(res.data).toEqual({ dir: 'a b', name: 'ü.txt' });
   });
 });
+
+describe('contract > valibot', () => {
+  // valibot 1.5 has no ~standard.jsonSchema, and @valibot/to-json-schema is not installed here:
+  // validation works as with zod, and the document takes the `jsonSchema` option's answer.
+  it('a valibot schema validates a declared route and is described through options.jsonSchema', async () => {
+    const v = await import('valibot');
+    const Body = v.object({ title: v.pipe(v.string(), v.minLength(1)) });
+    const r = route({ method: 'POST', path: '/posts', request: { json: Body }, responses: { 201: Body } });
+    const app = new App();
+    implement(app, r, (c) => c.json(c.valid('json'), 201));
+    expect((await app.request('/posts', json({ title: '' }))).status).toBe(400);
+    expect(await (await app.request('/posts', json({ title: 'Hi' }))).json()).toEqual({ title: 'Hi' });
+    const doc = openapi(r, { info: { title: 't', version: '1' }, jsonSchema: (s) => (s === Body ? { type: 'object', required: ['title'] } : undefined) });
+    expect((doc.paths['/posts'].post as any).requestBody.content['application/json'].schema).toEqual({ type: 'object', required: ['title'] });
+  });
+});
