@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CONTRACT_HEADS, contractApp, honoRpcApp } from './contract-types.ts';
 import { ROOT } from './lib/proc.ts';
 
 const { values } = parseArgs({
@@ -46,10 +47,13 @@ export function routes(n: number): string[] {
   return out;
 }
 
-const APPS = {
+/** Plain routes (`head` + the routes), and the contract pair: declared routes and a client calling each (bench/contract-types.ts). */
+const APPS: Record<string, { head: string; body?: (n: number) => string }> = {
   rove: { head: "import { App } from 'rove';\nexport const app = new App();" },
   hono: { head: "import { Hono } from 'hono';\nexport const app = new Hono();" },
-} as const;
+  'rove-contract': { head: CONTRACT_HEADS['rove-contract'], body: contractApp },
+  'hono-rpc': { head: CONTRACT_HEADS['hono-rpc'], body: honoRpcApp },
+};
 
 interface Figures {
   checkTime: number;
@@ -71,8 +75,12 @@ function tsc(project: string): Figures {
     out = String((error as { stdout?: string }).stdout ?? '');
     console.error(`${project}: type errors (${out.split('error TS').length - 1})`);
   }
+  // tsc itself can fail on a big app (Hono's 800-route RPC chain overflows its stack): NaN figures, said on stderr.
+  const crashed = !/^Check time:/m.test(out);
+  if (crashed) console.error(`${project}: tsc gave no figures (it crashed)`);
   const num = (label: string) => {
     const m = new RegExp(`^${label}:\\s+([\\d.]+)`, 'm').exec(out);
+    if (crashed) return Number.NaN;
     if (!m) throw new Error(`no "${label}" in tsc output:\n${out}`);
     return Number(m[1]);
   };
@@ -106,9 +114,9 @@ function main(): void {
   rmSync(DIR, { recursive: true, force: true });
   const results: Record<string, { empty: Figures; full: Figures; checks: number[] }> = {};
   const lines = routes(ROUTES).join('\n');
-  for (const [name, { head }] of Object.entries(APPS)) {
+  for (const [name, { head, body }] of Object.entries(APPS)) {
     const empty = project(`${name}-empty`, `${head}\n`);
-    const full = project(`${name}-${ROUTES}`, `${head}\n${lines}\n`);
+    const full = project(`${name}-${ROUTES}`, body ? body(ROUTES) : `${head}\n${lines}\n`);
     const e: Figures[] = [];
     const f: Figures[] = [];
     for (let r = 0; r < ROUNDS; r++) {

@@ -55,6 +55,7 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './cors', source: 'src/middleware/cors/index.ts' },
   { subpath: './auth', source: 'src/middleware/auth/index.ts' },
   { subpath: './ip', source: 'src/middleware/ip/index.ts' },
+  { subpath: './contract', source: 'src/contract/index.ts' },
 ];
 
 const src = (file: string) => `./${file}`;

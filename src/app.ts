@@ -365,10 +365,16 @@ export class App<E extends Env = Env> {
       });
   }
 
-  /** The route table, for tooling and tests: method and pattern of every route, mounts included. */
-  get routeList(): { method: string; path: string }[] {
-    const out: { method: string; path: string }[] = [];
-    this.#walk((_app, route, full) => out.push({ method: route.method, path: full }));
+  /**
+   * The route table, for tooling and tests: method and pattern of every route, mounts included.
+   * Each entry's `handlers` (what describes a route, as rove/contract's openapi() does) is not
+   * enumerable: the entries print and compare as `{ method, path }`.
+   */
+  get routeList(): { method: string; path: string; readonly handlers: readonly Handler[] }[] {
+    const out: { method: string; path: string; readonly handlers: readonly Handler[] }[] = [];
+    this.#walk((_app, route, full) => {
+      out.push(Object.defineProperty({ method: route.method, path: full }, 'handlers', { value: [...route.handlers] }) as (typeof out)[number]);
+    });
     return out;
   }
 

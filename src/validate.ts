@@ -46,6 +46,19 @@ function read(c: Context<any, any>, target: ValidationTarget): unknown {
   }
 }
 
+/** What each validate() middleware checks, for tooling that describes routes (rove/contract's openapi()). */
+const checks = new WeakMap<object, { target: ValidationTarget; schema: StandardSchemaV1 }>();
+
+/**
+ * The target and schema a `validate()` middleware checks; undefined for any other handler.
+ *
+ * @example
+ * for (const h of app.routeList[0].handlers) console.log(validation(h)?.target);
+ */
+export function validation(handler: unknown): { target: ValidationTarget; schema: StandardSchemaV1 } | undefined {
+  return typeof handler === 'function' ? checks.get(handler) : undefined;
+}
+
 function issuePath(issue: StandardIssue): string {
   return (issue.path ?? []).map((p) => String(typeof p === 'object' && p !== null ? p.key : p)).join('.');
 }
@@ -82,8 +95,10 @@ export function validate<T extends ValidationTarget, S extends StandardSchemaV1>
     const result = check(input);
     return result instanceof Promise ? result.then((r) => apply(c, r, next)) : apply(c, result, next);
   };
-  return (c, next) => {
+  const middleware: Handler<any, any> = (c, next) => {
     const input = read(c, target);
     return input instanceof Promise ? input.then((value) => validateInput(c, value, next)) : validateInput(c, input, next);
   };
+  checks.set(middleware, { target, schema });
+  return middleware;
 }

@@ -1,0 +1,89 @@
+import { joinPath, parseRoute } from '../pattern.ts';
+import type { Contract, Method, Prefixed, RequestParts, Responses, Route, RouteSpec } from './types.ts';
+
+const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+const PARTS = new Set<string>(['params', 'query', 'headers', 'json', 'form']);
+const AUTH = new Set<string>(['bearer', 'basic', 'jwt']);
+
+function isSchema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as any)['~standard']?.validate === 'function';
+}
+
+/**
+ * Declare a route: method, path, the request parts to validate, and the responses by status.
+ * The declaration is a value: register it with `implement()`, describe it with `openapi()`,
+ * call it with `createClient()`.
+ *
+ * @example
+ * const getUser = route({
+ *   method: 'GET',
+ *   path: '/users/:id{[0-9]+}',
+ *   request: { params: z.object({ id: z.coerce.number() }) },
+ *   responses: { 200: User, 404: null },
+ * });
+ */
+export function route<const M extends Method, const P extends string, const Q extends RequestParts = {}, const R extends Responses = Responses>(
+  spec: RouteSpec<M, P, Q, R>,
+): Route<M, P, Q, R> {
+  const method = spec.method;
+  if (!METHODS.has(method)) throw new TypeError(`route(): unsupported method "${method}"`);
+  parseRoute(spec.path); // a bad pattern throws now, not when the route is registered
+  const request = (spec.request ?? {}) as Q;
+  for (const [part, schema] of Object.entries(request)) {
+    if (!PARTS.has(part)) throw new TypeError(`route(): unknown request part "${part}" (params, query, headers, json, form)`);
+    if (!isSchema(schema)) throw new TypeError(`route(): request.${part} is not a Standard Schema`);
+  }
+  if ('json' in request && 'form' in request) throw new TypeError('route(): a request body is json or form, not both');
+  if ((method === 'GET' || method === 'HEAD') && ('json' in request || 'form' in request)) throw new TypeError(`route(): a ${method} request has no body`);
+  const statuses = Object.keys(spec.responses ?? {});
+  if (statuses.length === 0) throw new TypeError('route(): declare at least one response');
+  for (const status of statuses) {
+    const code = Number(status);
+    if (!Number.isInteger(code) || code < 100 || code > 599) throw new TypeError(`route(): "${status}" is not an HTTP status`);
+    const schema = spec.responses[code];
+    if (schema !== null && !isSchema(schema)) throw new TypeError(`route(): responses[${status}] is neither a Standard Schema nor null`);
+  }
+  for (const scheme of authSchemes(spec)) if (!AUTH.has(scheme)) throw new TypeError(`route(): unknown auth "${scheme}" (bearer, basic, jwt)`);
+  return Object.freeze({ ...spec, request: Object.freeze({ ...request }) }) as Route<M, P, Q, R>;
+}
+
+/**
+ * Whether a value is a declared route (and not a group): by its shape, so routes declared
+ * through another copy of this module count too. A group cannot name a member `responses`
+ * that is an object beside a string `method` and `path`.
+ */
+export function isRoute(value: unknown): value is Route {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.method === 'string' && typeof v.path === 'string' && typeof v.responses === 'object' && v.responses !== null;
+}
+
+/** A route's auth schemes as a list. */
+export function authSchemes(spec: Pick<RouteSpec, 'auth'>): readonly string[] {
+  return spec.auth === undefined ? [] : typeof spec.auth === 'string' ? [spec.auth] : spec.auth;
+}
+
+/**
+ * Put declared routes (and groups) under a path prefix: the same routes, with their paths
+ * joined to it. Nest groups to build `/v1/users/...` from parts.
+ *
+ * @example
+ * const api = group('/v1', { users: group('/users', { list: listUsers, get: getUser }) });
+ * // api.users.get.path === '/v1/users/:id{[0-9]+}'
+ */
+export function group<const Pre extends string, const C extends Contract>(prefix: Pre, routes: C): Prefixed<Pre, C> {
+  if (!prefix.startsWith('/') || prefix.endsWith('/')) throw new TypeError(`group(): a prefix starts with "/" and does not end with one: ${prefix}`);
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(routes)) {
+    if (isRoute(value)) out[name] = route({ ...value, path: joinPath(prefix, value.path) });
+    else if (typeof value === 'object' && value !== null) out[name] = group(prefix, value as Contract);
+    else throw new TypeError(`group(): "${name}" is neither a route() nor a group`);
+  }
+  return Object.freeze(out) as Prefixed<Pre, C>;
+}
+
+/** Every declared route of a contract (or the route itself), depth first, with its name path. */
+export function routesOf(contract: Route | Contract, name: string[] = []): { name: string[]; route: Route }[] {
+  if (isRoute(contract)) return [{ name, route: contract }];
+  return Object.entries(contract).flatMap(([key, value]) => routesOf(value as Route | Contract, [...name, key]));
+}
