@@ -1,0 +1,200 @@
+// What counts as a difference between runtimes' answers, and what is masked first.
+// The rules are documented in docs/parity.md; keep the two together.
+import type { ParityRequest } from './requests.ts';
+import type { Runtime } from './runtimes.ts';
+
+/** One runtime's answer, as received. */
+export interface Answer {
+  status: number;
+  /** Header fields in arrival order, lower-case names; Set-Cookie one field per cookie. */
+  headers: [string, string][];
+  body: Uint8Array;
+  /** A request that got no answer (connection refused, reset, timeout). */
+  error?: string;
+}
+
+/** A part of the answer on which runtimes disagree, with the runtimes grouped by what they said. */
+export interface Difference {
+  /** `status`, `body`, `error` or `header <name>`. */
+  aspect: string;
+  groups: { runtimes: Runtime[]; value: string }[];
+  /** Set when this is a known platform difference: why it happens. Such differences do not fail the run. */
+  known?: string;
+}
+
+/** Transport and per-connection fields: compared by nobody. */
+export const IGNORED_HEADERS = new Set([
+  'date',
+  'server',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'via',
+  'age',
+  'alt-svc',
+  'cf-ray',
+  'nel',
+  'report-to',
+]);
+/** Fields whose value is new on every request: only whether they are present is compared. */
+export const VOLATILE_HEADERS = new Set(['x-request-id', 'request-id', 'x-correlation-id', 'traceparent']);
+/** Dates that depend on the clock or a file's mtime: only presence is compared. */
+const DATE_HEADERS = new Set(['last-modified', 'expires']);
+/** A cookie value at least this long is treated as a token (session ids, signed values) and masked. */
+export const COOKIE_TOKEN_LENGTH = 16;
+
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\b/gi;
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\b/g;
+const NONCE_ATTR = /\bnonce="[^"]*"/g;
+const NONCE_CSP = /'nonce-[^']*'/g;
+const CSRF_INPUT = /(<input\b[^>]*\bname="_?csrf[\w-]*"[^>]*\bvalue=")[^"]*"/gi;
+const CSRF_INPUT_REVERSED = /(<input\b[^>]*\bvalue=")[^"]*("[^>]*\bname="_?csrf[\w-]*")/gi;
+const CSRF_META = /(<meta\b[^>]*\bname="csrf[\w-]*"[^>]*\bcontent=")[^"]*"/gi;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A Set-Cookie field with its value masked when it is a token, and `Expires` masked (it moves with the clock). */
+export function maskCookie(field: string): { name: string; masked: string; value: string } {
+  const [pair, ...attrs] = field.split(';');
+  const eq = pair.indexOf('=');
+  const name = (eq < 0 ? pair : pair.slice(0, eq)).trim();
+  const value = eq < 0 ? '' : pair.slice(eq + 1).trim();
+  const shown = value.length >= COOKIE_TOKEN_LENGTH ? '<token>' : value;
+  const rest = attrs
+    .map((a) => a.trim())
+    .filter((a) => a !== '')
+    .map((a) => (/^expires=/i.test(a) ? 'Expires=<date>' : a))
+    .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  return { name, value, masked: [`${name}=${shown}`, ...rest].join('; ') };
+}
+
+export interface Normalized {
+  status: string;
+  body: string;
+  headers: Map<string, string>;
+  error?: string;
+}
+
+/** Mask one answer: the comparable form of status, headers and body. */
+export function normalize(answer: Answer, extraMasks: RegExp[] = []): Normalized {
+  if (answer.error !== undefined) return { status: '-', body: '', headers: new Map(), error: answer.error };
+  const headers = new Map<string, string>();
+  const secrets: string[] = [];
+  const cookies: string[] = [];
+  for (const [name, raw] of answer.headers) {
+    if (IGNORED_HEADERS.has(name)) continue;
+    let value = raw;
+    if (name === 'set-cookie') {
+      const c = maskCookie(raw);
+      if (c.value.length >= COOKIE_TOKEN_LENGTH) secrets.push(c.value);
+      cookies.push(c.masked);
+      continue;
+    }
+    if (VOLATILE_HEADERS.has(name)) {
+      secrets.push(raw);
+      value = '<volatile>';
+    } else if (DATE_HEADERS.has(name)) value = '<date>';
+    else if (name === 'etag') value = raw.startsWith('W/') ? 'W/"<etag>"' : '"<etag>"';
+    else if (name.startsWith('content-security-policy')) {
+      for (const m of raw.matchAll(/'nonce-([^']*)'/g)) secrets.push(m[1]);
+      value = raw.replace(NONCE_CSP, "'nonce-<nonce>'");
+    }
+    headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+  }
+  if (cookies.length) headers.set('set-cookie', cookies.sort().join(' | '));
+  let body = new TextDecoder('utf-8', { fatal: false }).decode(answer.body);
+  for (const s of secrets) if (s.length >= 8) body = body.replace(new RegExp(escapeRegExp(s), 'g'), '<volatile>');
+  body = body
+    .replace(UUID, '<uuid>')
+    .replace(ISO_TIME, '<time>')
+    .replace(NONCE_ATTR, 'nonce="<nonce>"')
+    .replace(CSRF_INPUT, '$1<csrf>"')
+    .replace(CSRF_INPUT_REVERSED, '$1<csrf>$2')
+    .replace(CSRF_META, '$1<csrf>"');
+  for (const re of extraMasks) body = body.replace(re, '<masked>');
+  return { status: String(answer.status), body, headers };
+}
+
+function group(values: Map<Runtime, string>): { runtimes: Runtime[]; value: string }[] {
+  const groups: { runtimes: Runtime[]; value: string }[] = [];
+  for (const [runtime, value] of values) {
+    const g = groups.find((x) => x.value === value);
+    if (g) g.runtimes.push(runtime);
+    else groups.push({ runtimes: [runtime], value });
+  }
+  return groups;
+}
+
+/** Where the runtimes' answers to one request differ, after masking. */
+export function diff(answers: Map<Runtime, Normalized>): Difference[] {
+  const out: Difference[] = [];
+  const aspect = (name: string, pick: (n: Normalized) => string) => {
+    const values = new Map<Runtime, string>();
+    for (const [r, n] of answers) values.set(r, pick(n));
+    const groups = group(values);
+    if (groups.length > 1) out.push({ aspect: name, groups });
+  };
+  aspect('error', (n) => n.error ?? '(answered)');
+  const answered = new Map([...answers].filter(([, n]) => n.error === undefined));
+  if (answered.size < 2) return out;
+  const sub = (name: string, pick: (n: Normalized) => string) => {
+    const values = new Map<Runtime, string>();
+    for (const [r, n] of answered) values.set(r, pick(n));
+    const groups = group(values);
+    if (groups.length > 1) out.push({ aspect: name, groups });
+  };
+  sub('status', (n) => n.status);
+  const names = new Set<string>();
+  for (const n of answered.values()) for (const k of n.headers.keys()) names.add(k);
+  for (const name of [...names].sort()) sub(`header ${name}`, (n) => n.headers.get(name) ?? '(absent)');
+  sub('body', (n) => n.body);
+  return out;
+}
+
+/** A platform difference that parity labels instead of failing on. */
+export interface KnownRule {
+  id: string;
+  why: string;
+  applies(d: Difference, request: ParityRequest, context: KnownContext): boolean;
+}
+
+export interface KnownContext {
+  /** Paths Workers Static Assets answer before the worker runs ([assets] without run_worker_first). */
+  assetPaths: Set<string>;
+  /** This request's masked answers, by runtime. */
+  answers: Map<Runtime, Normalized>;
+}
+
+const COMPRESSED = /^(gzip|br|deflate|zstd)$/;
+const workersCompressed = (ctx: KnownContext) => COMPRESSED.test(ctx.answers.get('workers')?.headers.get('content-encoding') ?? '');
+
+const only = (d: Difference, runtime: Runtime) => d.groups.length === 2 && d.groups.some((g) => g.runtimes.length === 1 && g.runtimes[0] === runtime);
+
+/** The known platform differences, each labelled in the report with its reason. */
+export const KNOWN: KnownRule[] = [
+  {
+    id: 'workers-static-assets',
+    why: 'Workers Static Assets answer this path before the worker runs, with their own headers ([assets] without run_worker_first)',
+    applies: (d, req, ctx) => ctx.assetPaths.has(req.path.split('?')[0]) && d.groups.some((g) => g.runtimes.includes('workers')) && d.groups.length === 2,
+  },
+  {
+    id: 'workers-compression',
+    why: 'wrangler dev, like the Workers edge, compresses answers itself for a client that accepts gzip: Content-Encoding added, Content-Length dropped',
+    applies: (d, _req, ctx) =>
+      workersCompressed(ctx) &&
+      only(d, 'workers') &&
+      ((d.aspect === 'header content-encoding' && d.groups.find((g) => g.runtimes[0] !== 'workers')?.value === '(absent)') ||
+        (d.aspect === 'header content-length' && d.groups.find((g) => g.runtimes[0] === 'workers' && g.runtimes.length === 1)?.value === '(absent)')),
+  },
+];
+
+/** Label the differences that a known rule explains. */
+export function label(diffs: Difference[], request: ParityRequest, context: KnownContext, rules = KNOWN): Difference[] {
+  for (const d of diffs) {
+    const rule = rules.find((r) => r.applies(d, request, context));
+    if (rule) d.known = `${rule.id}: ${rule.why}`;
+  }
+  return diffs;
+}
