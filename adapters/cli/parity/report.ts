@@ -35,15 +35,21 @@ export function formatReport(result: ParityResult): string {
       `${pad(String(n + 1), 4)}${pad(name, nameWidth + 2)}${up.map((r, i) => pad(String(q.statuses[r] ?? '-'), widths[i] + 2)).join('')}${verdict(q.differences)}`,
     );
   });
-  const detailed = result.requests.map((q, n) => ({ q, n })).filter(({ q }) => q.differences.length > 0);
+  // Details for what no rule explains; the known platform differences once, with their reasons.
+  const detailed = result.requests.map((q, n) => ({ q, n })).filter(({ q }) => q.differences.some((d) => d.known === undefined));
   if (detailed.length) lines.push('');
   for (const { q, n } of detailed) {
     lines.push(`${n + 1}. ${q.name}`);
     for (const d of q.differences) {
-      lines.push(`   ${d.aspect}${d.known ? `  [known platform difference: ${d.known}]` : ''}`);
+      if (d.known !== undefined) continue;
+      lines.push(`   ${d.aspect}`);
       for (const g of d.groups) lines.push(`     ${pad(`${g.runtimes.join(', ')}:`, 24)} ${shorten(g.value)}`);
     }
   }
+  const known = new Map<string, number>();
+  for (const q of result.requests) for (const d of q.differences) if (d.known !== undefined) known.set(d.known, (known.get(d.known) ?? 0) + 1);
+  if (known.size) lines.push('', 'known platform differences (not failures):');
+  for (const [why, count] of known) lines.push(`  ${why} (${count}×)`);
   lines.push('');
   const failed = Object.keys(result.failed).length;
   lines.push(

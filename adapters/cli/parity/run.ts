@@ -34,6 +34,8 @@ export interface RequestResult {
   method: string;
   path: string;
   statuses: Partial<Record<Runtime, number | string>>;
+  /** The first runtime's masked body, cut at 500 characters: what the request got. */
+  body: string;
   differences: Difference[];
 }
 
@@ -174,6 +176,7 @@ export async function parity(o: ParityOptions): Promise<ParityResult> {
         method: req.method,
         path: req.path,
         statuses,
+        body: normalized.values().next().value?.body.slice(0, 500) ?? '',
         differences: label(diff(normalized), req, { assetPaths: assets, answers: normalized }),
       };
     });
