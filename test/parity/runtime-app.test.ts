@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { parityCommand } from '../../adapters/cli/parity.ts';
 import type { ParityResult } from '../../adapters/cli/parity/run.ts';
+import { parityCommand } from '../../adapters/cli/parity.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rove-parity-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
