@@ -163,30 +163,68 @@ export interface KnownRule {
 export interface KnownContext {
   /** Paths Workers Static Assets answer before the worker runs ([assets] without run_worker_first). */
   assetPaths: Set<string>;
+  /** Files in the [assets] directory, relative to it ('app.css', 'img/logo.png'). */
+  assetFiles: Set<string>;
   /** This request's masked answers, by runtime. */
   answers: Map<Runtime, Normalized>;
 }
 
-const COMPRESSED = /^(gzip|br|deflate|zstd)$/;
-const workersCompressed = (ctx: KnownContext) => COMPRESSED.test(ctx.answers.get('workers')?.headers.get('content-encoding') ?? '');
-
+/** The difference sets `runtime` alone against all the others. */
 const only = (d: Difference, runtime: Runtime) => d.groups.length === 2 && d.groups.some((g) => g.runtimes.length === 1 && g.runtimes[0] === runtime);
+
+const ENCODED = /^(gzip|br|deflate|zstd)$/;
+const header = (n: Normalized, name: string) => n.headers.get(name) ?? '(absent)';
+
+/**
+ * Whether `name` differs only as compression makes it differ: the runtimes that answered with a
+ * Content-Encoding have none of it (or, for Vary, only Accept-Encoding more), and the others agree.
+ */
+function onlyCompression(name: string, ctx: KnownContext): boolean {
+  const answers = [...ctx.answers.values()].filter((n) => n.error === undefined);
+  const encoded = answers.filter((n) => ENCODED.test(n.headers.get('content-encoding') ?? ''));
+  const plain = answers.filter((n) => !n.headers.has('content-encoding'));
+  // Vary: Accept-Encoding belongs to whoever compresses: the app's compress() adds it even to a
+  // small answer it leaves alone; Deploy's and Workers' edges add it themselves.
+  if (name === 'vary') {
+    const strip = (v: string) =>
+      v
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '' && t !== '(absent)' && t.toLowerCase() !== 'accept-encoding')
+        .join(', ');
+    return new Set(answers.map((n) => strip(header(n, 'vary')))).size === 1;
+  }
+  if (encoded.length === 0 || plain.length === 0 || encoded.length + plain.length !== answers.length) return false;
+  if (name === 'content-encoding') return true;
+  if (name === 'content-length' || name === 'accept-ranges') {
+    return encoded.every((n) => !n.headers.has(name)) && new Set(plain.map((n) => header(n, name))).size === 1;
+  }
+  return false;
+}
+
+/** The request path names a file of the [assets] directory, maybe under a prefix the app serves it at (/static/app.css). */
+function namesAsset(path: string, ctx: KnownContext): boolean {
+  const parts = path.split('?')[0].split('/').filter(Boolean).map(decodeURIComponent);
+  for (let i = 0; i < parts.length; i++) if (ctx.assetFiles.has(parts.slice(i).join('/'))) return true;
+  return false;
+}
 
 /** The known platform differences, each labelled in the report with its reason. */
 export const KNOWN: KnownRule[] = [
   {
     id: 'workers-static-assets',
     why: 'Workers Static Assets answer this path before the worker runs, with their own headers ([assets] without run_worker_first)',
-    applies: (d, req, ctx) => ctx.assetPaths.has(req.path.split('?')[0]) && d.groups.some((g) => g.runtimes.includes('workers')) && d.groups.length === 2,
+    applies: (d, req, ctx) => ctx.assetPaths.has(req.path.split('?')[0]) && only(d, 'workers'),
   },
   {
-    id: 'workers-compression',
-    why: 'wrangler dev, like the Workers edge, compresses answers itself for a client that accepts gzip: Content-Encoding added, Content-Length dropped',
-    applies: (d, _req, ctx) =>
-      workersCompressed(ctx) &&
-      only(d, 'workers') &&
-      ((d.aspect === 'header content-encoding' && d.groups.find((g) => g.runtimes[0] !== 'workers')?.value === '(absent)') ||
-        (d.aspect === 'header content-length' && d.groups.find((g) => g.runtimes[0] === 'workers' && g.runtimes.length === 1)?.value === '(absent)')),
+    id: 'workers-assets-binding',
+    why: "the file comes from Workers Static Assets through the ASSETS binding, with the platform's validators (a strong ETag, no Last-Modified, CF-Cache-Status) instead of a file system's",
+    applies: (d, req, ctx) => /^header (etag|last-modified|cf-cache-status|accept-ranges)$/.test(d.aspect) && only(d, 'workers') && namesAsset(req.path, ctx),
+  },
+  {
+    id: 'compression',
+    why: 'one runtime compressed and another did not (wrangler dev compresses as the Workers edge does; Deno Deploy and Workers compress at the platform, so apps often compress only on Node, Deno and Bun): the decoded bodies are compared; Content-Encoding, and the Content-Length and Accept-Ranges that go with it, are not, nor is Vary: Accept-Encoding, which whoever compresses adds',
+    applies: (d, _req, ctx) => d.aspect.startsWith('header ') && onlyCompression(d.aspect.slice('header '.length), ctx),
   },
 ];
 

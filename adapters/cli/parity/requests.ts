@@ -10,6 +10,22 @@ export interface ParityRequest {
   path: string;
   headers: [string, string][];
   body?: string;
+  /**
+   * Values to take from this request's answer, per runtime, for `{{name}}` in later requests:
+   * group 1 of `pattern` in the body, or the whole value of a response header.
+   */
+  captures?: Capture[];
+}
+
+export type Capture = { name: string; pattern: string } | { name: string; header: string };
+
+/** `@capture csrf /name="_csrf" value="([^"]+)"/` or `@capture tag header etag`. */
+function parseCapture(text: string): Capture | undefined {
+  const re = /^@capture\s+([\w.-]+)\s+\/(.+)\/\s*$/.exec(text);
+  if (re) return { name: re[1], pattern: re[2] };
+  const header = /^@capture\s+([\w.-]+)\s+header\s+([\w-]+)\s*$/i.exec(text);
+  if (header) return { name: header[1], header: header[2].toLowerCase() };
+  return undefined;
 }
 
 const METHOD = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|CONNECT|TRACE|[A-Z]+)\s+(\S+)(?:\s+HTTP\/[\d.]+)?\s*$/;
@@ -51,14 +67,21 @@ export function parseHttpFile(text: string): ParityRequest[] {
   for (const block of blocks) {
     let i = 0;
     let name = block.name;
+    const captures: Capture[] = [];
     const lines = block.lines;
+    const directive = (l: string) => {
+      const text = l.replace(/^(#|\/\/)\s*/, '');
+      const capture = parseCapture(text);
+      if (capture) captures.push(capture);
+      else if (/^@name\s+/.test(text)) name = text.replace(/^@name\s+/, '');
+    };
     // Leading blank lines, comments and variables.
     for (; i < lines.length; i++) {
       const l = lines[i].trim();
       const v = /^@([\w.-]+)\s*=\s*(.*)$/.exec(l);
       if (v) vars[v[1]] = subst(v[2].trim());
-      else if (/^#\s*@name\s+(.+)$/.test(l) || /^\/\/\s*@name\s+(.+)$/.test(l)) name = l.replace(/^(#|\/\/)\s*@name\s+/, '');
-      else if (l === '' || l.startsWith('#') || l.startsWith('//')) continue;
+      else if (l.startsWith('#') || l.startsWith('//')) directive(l);
+      else if (l === '') continue;
       else break;
     }
     if (i >= lines.length) continue;
@@ -68,13 +91,17 @@ export function parseHttpFile(text: string): ParityRequest[] {
     const headers: [string, string][] = [];
     for (i++; i < lines.length && lines[i].trim() !== ''; i++) {
       const l = lines[i].trim();
-      if (l.startsWith('#') || l.startsWith('//')) continue;
+      if (l.startsWith('#') || l.startsWith('//')) {
+        directive(l);
+        continue;
+      }
       const colon = l.indexOf(':');
       if (colon > 0) headers.push([l.slice(0, colon).trim(), subst(l.slice(colon + 1).trim())]);
     }
     const bodyLines = lines.slice(i + 1);
     while (bodyLines.length > 0 && bodyLines.at(-1)!.trim() === '') bodyLines.pop();
-    out.push(request(method, target, headers, bodyLines.length ? subst(bodyLines.join('\n')) : undefined, name));
+    const req = request(method, target, headers, bodyLines.length ? subst(bodyLines.join('\n')) : undefined, name);
+    out.push(captures.length ? { ...req, captures } : req);
   }
   return out;
 }

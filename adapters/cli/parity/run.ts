@@ -73,7 +73,27 @@ class CookieJar {
   }
 }
 
-async function send(base: string, req: ParityRequest, jar: CookieJar, timeoutMs: number): Promise<Answer> {
+/** `{{name}}` replaced by this runtime's captured value (left as it is when nothing was captured). */
+function fill(text: string, vars: Map<string, string>): string {
+  return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (m, name: string) => vars.get(name) ?? m);
+}
+
+function capture(req: ParityRequest, answer: Answer, vars: Map<string, string>): void {
+  if (!req.captures || answer.error !== undefined) return;
+  const text = new TextDecoder().decode(answer.body);
+  for (const c of req.captures) {
+    const value = 'header' in c ? answer.headers.find(([k]) => k === c.header)?.[1] : new RegExp(c.pattern).exec(text)?.[1];
+    if (value !== undefined) vars.set(c.name, value);
+  }
+}
+
+async function send(base: string, template: ParityRequest, jar: CookieJar, vars: Map<string, string>, timeoutMs: number): Promise<Answer> {
+  const req: ParityRequest = {
+    ...template,
+    path: fill(template.path, vars),
+    headers: template.headers.map(([k, v]) => [k, fill(v, vars)]),
+    ...(template.body !== undefined ? { body: fill(template.body, vars) } : {}),
+  };
   const headers = new Headers(req.headers);
   const cookie = jar.header();
   if (cookie !== undefined && !headers.has('cookie')) headers.set('cookie', cookie);
@@ -98,25 +118,31 @@ async function send(base: string, req: ParityRequest, jar: CookieJar, timeoutMs:
   }
 }
 
-/** Paths Workers Static Assets would answer themselves: the asset files, when the worker does not run first. */
-function assetPaths(toml: string, tomlDir: string): Set<string> {
-  const paths = new Set<string>();
+/**
+ * The files of wrangler.toml's [assets] directory, and the paths Workers Static Assets answer
+ * themselves (those files, when the worker does not run first).
+ */
+function assets(toml: string, tomlDir: string): { assetFiles: Set<string>; assetPaths: Set<string> } {
+  const assetFiles = new Set<string>();
+  const assetPaths = new Set<string>();
   const section = /^\[assets\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(toml)?.[1];
-  if (section === undefined || /^\s*run_worker_first\s*=\s*true/m.test(section)) return paths;
-  const dir = /^\s*directory\s*=\s*"([^"]*)"/m.exec(section)?.[1];
-  if (!dir) return paths;
+  const dir = section === undefined ? undefined : /^\s*directory\s*=\s*"([^"]*)"/m.exec(section)?.[1];
+  if (section === undefined || !dir) return { assetFiles, assetPaths };
+  const first = /^\s*run_worker_first\s*=\s*true/m.test(section);
   const walk = (d: string, prefix: string) => {
     if (!existsSync(d)) return;
     for (const e of readdirSync(d)) {
       if (statSync(join(d, e)).isDirectory()) walk(join(d, e), `${prefix}${e}/`);
       else {
-        paths.add(`/${prefix}${e}`);
-        if (e === 'index.html') paths.add(`/${prefix}`);
+        assetFiles.add(`${prefix}${e}`);
+        if (first) continue;
+        assetPaths.add(`/${prefix}${e}`);
+        if (e === 'index.html') assetPaths.add(`/${prefix}`);
       }
     }
   };
   walk(resolve(tomlDir, dir), '');
-  return paths;
+  return { assetFiles, assetPaths };
 }
 
 /** Run the requests on every runtime and compare. Stops every server it started. */
@@ -152,17 +178,22 @@ export async function parity(o: ParityOptions): Promise<ParityResult> {
     );
     const up = runtimes.filter((r) => running.has(r));
     progress(`sending ${o.requests.length} requests to ${up.join(', ')}`);
-    // Each runtime gets the requests in order, with its own cookie jar; runtimes run side by side.
+    // Each runtime gets the requests in order, with its own cookie jar and captured values; runtimes run side by side.
     const answers = new Map<Runtime, Answer[]>();
     await Promise.all(
       up.map(async (runtime) => {
         const jar = new CookieJar();
+        const vars = new Map<string, string>();
         const list: Answer[] = [];
-        for (const req of o.requests) list.push(await send(running.get(runtime)!.url, req, jar, o.requestTimeoutMs ?? 10_000));
+        for (const req of o.requests) {
+          const answer = await send(running.get(runtime)!.url, req, jar, vars, o.requestTimeoutMs ?? 10_000);
+          capture(req, answer, vars);
+          list.push(answer);
+        }
         answers.set(runtime, list);
       }),
     );
-    const assets = assetPaths(toml, dirname(tomlFile));
+    const files = assets(toml, dirname(tomlFile));
     const requests = o.requests.map((req, i): RequestResult => {
       const normalized = new Map<Runtime, Normalized>();
       const statuses: RequestResult['statuses'] = {};
@@ -177,7 +208,7 @@ export async function parity(o: ParityOptions): Promise<ParityResult> {
         path: req.path,
         statuses,
         body: normalized.values().next().value?.body.slice(0, 500) ?? '',
-        differences: label(diff(normalized), req, { assetPaths: assets, answers: normalized }),
+        differences: label(diff(normalized), req, { ...files, answers: normalized }),
       };
     });
     const all = requests.flatMap((r) => r.differences);
