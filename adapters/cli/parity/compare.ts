@@ -222,6 +222,17 @@ export const KNOWN: KnownRule[] = [
     applies: (d, req, ctx) => /^header (etag|last-modified|cf-cache-status|accept-ranges)$/.test(d.aspect) && only(d, 'workers') && namesAsset(req.path, ctx),
   },
   {
+    id: 'workers-upgrade-header',
+    why: 'workerd treats Upgrade as a hop-by-hop field and drops it from answers that are not a 101 (a 426 names no protocol on Workers)',
+    applies: (d) =>
+      d.aspect === 'header upgrade' && only(d, 'workers') && d.groups.find((g) => g.runtimes[0] === 'workers' && g.runtimes.length === 1)?.value === '(absent)',
+  },
+  {
+    id: 'bun-ended-stream-length',
+    why: 'Bun sends a Content-Length for a streamed body that has already ended when it writes the head; the others send it chunked',
+    applies: (d) => d.aspect === 'header content-length' && only(d, 'bun') && d.groups.find((g) => !g.runtimes.includes('bun'))?.value === '(absent)',
+  },
+  {
     id: 'compression',
     why: 'one runtime compressed and another did not (wrangler dev compresses as the Workers edge does; Deno Deploy and Workers compress at the platform, so apps often compress only on Node, Deno and Bun): the decoded bodies are compared; Content-Encoding, and the Content-Length and Accept-Ranges that go with it, are not, nor is Vary: Accept-Encoding, which whoever compresses adds',
     applies: (d, _req, ctx) => d.aspect.startsWith('header ') && onlyCompression(d.aspect.slice('header '.length), ctx),
