@@ -160,8 +160,15 @@ export async function parity(o: ParityOptions): Promise<ParityResult> {
   show();
   const running = new Map<Runtime, Running>();
   const failed: Partial<Record<Runtime, string>> = {};
+  // The servers are in process groups of their own, out of reach of the terminal's Ctrl-C: stop them here.
   const onExit = () => killAllNow();
+  const onSignal = (signal: NodeJS.Signals) => {
+    killAllNow();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
   process.once('exit', onExit);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     await Promise.all(
       runtimes.map(async (runtime) => {
@@ -223,6 +230,8 @@ export async function parity(o: ParityOptions): Promise<ParityResult> {
   } finally {
     await Promise.all([...running.values()].map((r) => r.stop()));
     process.off('exit', onExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
