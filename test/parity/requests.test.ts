@@ -65,4 +65,9 @@ describe('parity masking', () => {
     });
     expect(n.body).toBe('<script nonce="<nonce>">x</script> id=<volatile> at <time>');
   });
+
+  it('--mask patterns mask what they match in bodies', () => {
+    const n = normalize({ status: 200, headers: [], body: new TextEncoder().encode('served by pid 4242 in 3 ms') }, [/pid \d+/g, /\d+ ms/g]);
+    expect(n.body).toBe('served by <masked> in <masked>');
+  });
 });
