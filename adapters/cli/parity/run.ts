@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { type Answer, type Difference, diff, label, type Normalized, normalize } from './compare.ts';
 import { killAllNow } from './proc.ts';
 import { type ParityRequest, parseHttpFile, parseJsonRequests } from './requests.ts';
-import { DEFAULT_ENTRIES, RUNTIMES, type Running, type Runtime, readToml, start, wranglerVars } from './runtimes.ts';
+import { DEFAULT_ENTRIES, RUNTIMES, type Running, type Runtime, readToml, removeScratchNow, start, wranglerVars } from './runtimes.ts';
 
 export interface ParityOptions {
   /** The app's folder (default: the current directory). */
@@ -164,6 +164,7 @@ export async function parity(o: ParityOptions): Promise<ParityResult> {
   const onExit = () => killAllNow();
   const onSignal = (signal: NodeJS.Signals) => {
     killAllNow();
+    removeScratchNow();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
   process.once('exit', onExit);

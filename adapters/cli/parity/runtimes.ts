@@ -39,6 +39,15 @@ export interface Running {
 
 const DENO = ['--allow-net', '--allow-env', '--allow-read'];
 
+/** Scratch directories of servers still running, for a last-resort cleanup on Ctrl-C. */
+const scratchDirs = new Set<string>();
+
+/** Remove every scratch directory left (after the servers were killed). */
+export function removeScratchNow(): void {
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+  scratchDirs.clear();
+}
+
 /** `[vars]` of a wrangler.toml (string values): a worker's bindings, given to the other runtimes as env. */
 export function wranglerVars(toml: string): Record<string, string> {
   const section = /^\[vars\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(toml)?.[1] ?? '';
@@ -82,11 +91,13 @@ async function command(runtime: Runtime, o: RunOptions, port: number, scratch: s
 export async function start(runtime: Runtime, o: RunOptions): Promise<Running> {
   const port = await freePort();
   const scratch = mkdtempSync(join(tmpdir(), `rove-parity-${runtime}-`));
+  scratchDirs.add(scratch);
   let cmd: Awaited<ReturnType<typeof command>>;
   try {
     cmd = await command(runtime, o, port, scratch);
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });
+    scratchDirs.delete(scratch);
     throw error;
   }
   const env = {
@@ -102,6 +113,7 @@ export async function start(runtime: Runtime, o: RunOptions): Promise<Running> {
   const stop = async () => {
     await stopChild(child);
     rmSync(scratch, { recursive: true, force: true });
+    scratchDirs.delete(scratch);
   };
   const deadline = Date.now() + (o.timeoutMs ?? 30_000);
   for (;;) {
