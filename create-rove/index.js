@@ -72,6 +72,8 @@ function packageJson(name, rove) {
       'start:workers': `wrangler dev --ip ${HOST} --port ${PORT}`,
       deploy: 'wrangler deploy',
       test: 'vitest run',
+      // The app on all five runtimes, requests.http sent to each: where do the answers differ?
+      parity: 'rove parity',
       typecheck: 'tsc --noEmit',
     },
     dependencies: { rove },
