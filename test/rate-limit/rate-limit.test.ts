@@ -68,7 +68,12 @@ describe('rateLimit', () => {
   it('counts by a key function, hashing long keys', async () => {
     const seen: string[] = [];
     const store = memoryStore();
-    const spy: RateLimitStore = { hit: (key, ms, c) => (seen.push(key), store.hit(key, ms, c)) };
+    const spy: RateLimitStore = {
+      hit: (key, ms, c) => {
+        seen.push(key);
+        return store.hit(key, ms, c);
+      },
+    };
     const get = makeApp({ window: 60, limit: 1, key: (c) => c.req.header('x-user'), store: spy });
     expect((await get('/api', '10.0.0.1', { 'x-user': 'ann' })).status).toBe(200);
     expect((await get('/api', '10.0.0.1', { 'x-user': 'bob' })).status).toBe(200);
@@ -110,7 +115,7 @@ describe('rateLimit', () => {
     };
     const hanging: RateLimitStore = { hit: () => new Promise(() => {}) };
 
-    it("fails closed by default: 503, and the error is logged once a minute, not per request", async () => {
+    it('fails closed by default: 503, and the error is logged once a minute, not per request', async () => {
       const error = vi.spyOn(console, 'error').mockImplementation(() => {});
       const get = makeApp({ window: 60, limit: 5, store: broken });
       const res = await get('/api', '10.0.0.1');
