@@ -6,8 +6,8 @@ import { HttpError } from '../../errors.ts';
 
 /** The signals of requests under a timeout(), by context: no member is added to Context. */
 const signals = new WeakMap<Context<any, any, any>, AbortSignal>();
-/** What a request outside any timeout() gets: a signal that never aborts. */
-const NEVER = new AbortController().signal;
+/** What a request outside any timeout() gets: a signal that never aborts (made on first use: Workers refuse it at load). */
+let never: AbortSignal | undefined;
 /** setTimeout's largest delay (about 24.8 days); longer ones fire at once. */
 const MAX_DELAY = 2 ** 31 - 1;
 
@@ -58,5 +58,5 @@ export function timeout(ms: number): Handler {
  * await db.query(sql, { signal: timeoutSignal(c) });
  */
 export function timeoutSignal(c: Context<any, any, any>): AbortSignal {
-  return signals.get(c) ?? NEVER;
+  return signals.get(c) ?? (never ??= new AbortController().signal);
 }
