@@ -1,6 +1,7 @@
 // A minimal Redis client for the tests (RESP2 over node:net, which Node, Deno and Bun all have):
 // the `sendCommand(args)` of the RedisLike interface the stores take, pipelined, nothing more.
 // The stores themselves are used with node-redis or ioredis in apps; this keeps the tests free of a dependency.
+import { Buffer } from 'node:buffer';
 import { connect, type Socket } from 'node:net';
 
 type Reply = string | number | null | Reply[] | Error;
