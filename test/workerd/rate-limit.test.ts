@@ -1,10 +1,17 @@
 /// <reference types="@cloudflare/vitest-pool-workers" />
 // Runs inside workerd (vitest.workers.config.ts): rateLimit() and timeout() in the Workers runtime itself.
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { toWorker } from '../../adapters/cloudflare.ts';
 import { App } from '../../src/index.ts';
-import { rateLimit } from '../../src/middleware/rate-limit/index.ts';
+import { type DurableObjectNamespaceLike, durableObjectStore, rateLimit } from '../../src/middleware/rate-limit/index.ts';
 import { timeout, timeoutSignal } from '../../src/middleware/timeout/index.ts';
+
+declare module 'cloudflare:test' {
+  interface ProvidedEnv {
+    RATE_LIMIT: DurableObjectNamespaceLike;
+  }
+}
 
 describe('rate limit and timeout inside workerd', () => {
   it('counts by cf-connecting-ip and answers the fourth request 429 with the RateLimit fields', async () => {
@@ -44,5 +51,31 @@ describe('rate limit and timeout inside workerd', () => {
     const res = await app.request('/');
     expect(res.status).toBe(504);
     expect(reason).toBe('TimeoutError');
+  });
+
+  it('durableObjectStore: exact counts in one Durable Object per key, under concurrent requests', async () => {
+    const app = new App<{ Bindings: { RATE_LIMIT: DurableObjectNamespaceLike } }>();
+    app.use(rateLimit({ window: 60, limit: 5, key: (c) => c.req.header('x-client'), store: durableObjectStore((c) => c.env.RATE_LIMIT) }));
+    app.get('/', (c) => c.text('ok'));
+    const get = (client: string) => app.request('/', { headers: { 'x-client': client } }, env);
+    const statuses = await Promise.all(Array.from({ length: 12 }, () => get('a').then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200).length).toBe(5);
+    expect(statuses.filter((s) => s === 429).length).toBe(7);
+    const other = await get('b');
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit')).toBe('"default";r=4;t=60');
+  });
+
+  it('durableObjectStore without a binding fails closed with 503', async () => {
+    const app = new App();
+    app.use(rateLimit({ window: 60, limit: 5, store: durableObjectStore((c) => c.env.MISSING as never) }));
+    app.get('/', (c) => c.text('ok'));
+    const original = console.error;
+    console.error = () => {};
+    try {
+      expect((await app.request('/', undefined, {})).status).toBe(503);
+    } finally {
+      console.error = original;
+    }
   });
 });
