@@ -45,4 +45,26 @@ describe.each(RUNTIMES)('rate limit and timeout on %s', (runtime) => {
     expect(await (await fetch(`${server.url}/aborted`)).text()).toBe('TimeoutError');
     expect(await (await fetch(`${server.url}/fast`)).text()).toBe('false');
   });
+
+  it('cache() answers repeats from the Cache API on Deno and deno serve, honouring Vary; passes through elsewhere', async () => {
+    const get = async (lang: string) => {
+      const res = await fetch(`${server.url}/cached`, { headers: { 'accept-language': lang } });
+      const text = await res.text();
+      await new Promise((r) => setTimeout(r, 50)); // the store happens after the answer
+      return { text, age: res.headers.get('age') };
+    };
+    const first = await get('en');
+    const again = await get('en');
+    const other = await get('fr');
+    const n = Number(first.text.split(' ')[1]);
+    if (runtime === 'deno' || runtime === 'deno-deploy') {
+      expect(again).toEqual({ text: first.text, age: '0' });
+      expect(other.text).toBe(`served ${n + 1}`);
+    } else {
+      // Node and Bun have no Cache API; bare workerd has one with no cache behind it.
+      expect(again.text).toBe(`served ${n + 1}`);
+      expect(again.age).toBeNull();
+      expect(other.text).toBe(`served ${n + 2}`);
+    }
+  });
 });

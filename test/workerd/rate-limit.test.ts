@@ -4,6 +4,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { toWorker } from '../../adapters/cloudflare.ts';
 import { App } from '../../src/index.ts';
+import { cache } from '../../src/middleware/cache/index.ts';
 import { type DurableObjectNamespaceLike, durableObjectStore, rateLimit } from '../../src/middleware/rate-limit/index.ts';
 import { timeout, timeoutSignal } from '../../src/middleware/timeout/index.ts';
 
@@ -77,5 +78,26 @@ describe('rate limit and timeout inside workerd', () => {
     } finally {
       console.error = original;
     }
+  });
+
+  it('cache() answers repeats from the Workers Cache API, honouring Vary and private', async () => {
+    let served = 0;
+    const app = new App();
+    app.use(cache({ cacheName: 'rove-workerd-test' }));
+    app.get('/shared', (c) => c.text(`served ${++served}`, 200, { 'cache-control': 'public, max-age=60', vary: 'accept-language' }));
+    app.get('/private', (c) => c.text(`served ${++served}`, 200, { 'cache-control': 'private, max-age=60' }));
+    const waits: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (p: Promise<unknown>) => void waits.push(p), passThroughOnException() {} };
+    const get = async (path: string, lang = 'en') => {
+      const res = await app.request(`http://example.com${path}`, { headers: { 'accept-language': lang } }, {}, ctx);
+      const text = await res.text();
+      await Promise.all(waits.splice(0));
+      return { text, age: res.headers.get('age') };
+    };
+    expect(await get('/shared')).toEqual({ text: 'served 1', age: null });
+    expect(await get('/shared')).toEqual({ text: 'served 1', age: '0' });
+    expect((await get('/shared', 'fr')).text).toBe('served 2');
+    expect((await get('/private')).text).toBe('served 3');
+    expect((await get('/private')).text).toBe('served 4');
   });
 });

@@ -53,16 +53,33 @@ export function cache(options: CacheOptions = {}): Handler {
     return (opened ??= storage.open(cacheName));
   };
 
+  let warned = false;
+  const warnOnce = (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    console.error(`rove: cache(): the Cache API failed; requests pass through uncached when it does`, error);
+  };
+
   return async (c, next) => {
     if (c.req.method !== 'GET') return next();
     const pending = open();
     if (pending === undefined) return next();
-    const store = await pending;
+    // The cache is an optimisation: a Cache API that fails (bare workerd has none behind it) means a miss.
+    let store: Awaited<typeof pending>;
+    try {
+      store = await pending;
+    } catch (error) {
+      warnOnce(error);
+      return next();
+    }
     const key = new Request(c.req.url);
     const authorized = c.req.header('authorization') !== undefined;
     const noCacheRequest = /\bno-cache\b/i.test(c.req.header('cache-control') ?? '');
     if (!noCacheRequest) {
-      const hit = await store.match(key);
+      const hit = await store.match(key).catch((error: unknown) => {
+        warnOnce(error);
+        return undefined;
+      });
       if (hit !== undefined) {
         const fresh = freshFor(hit, c.req.header.bind(c.req), authorized, defaultMaxAge);
         if (fresh !== undefined) {
@@ -88,7 +105,7 @@ export function cache(options: CacheOptions = {}): Handler {
     // Read the copy in the background, at most maxSize bytes: the client's response is not held up.
     const put = readUpTo(copy.body, maxSize)
       .then((body) => (body === undefined ? undefined : store.put(key, new Response(body as BodyInit, { status: copy.status, headers }))))
-      .catch(() => {});
+      .catch(warnOnce);
     c.executionCtx.waitUntil(put);
   };
 }

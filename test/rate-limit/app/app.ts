@@ -1,5 +1,6 @@
 // rateLimit() and timeout() on one app, for the over-HTTP tests on every runtime.
 import { App } from 'rove';
+import { cache } from 'rove/cache';
 import { rateLimit } from 'rove/rate-limit';
 import { timeout, timeoutSignal } from 'rove/timeout';
 
@@ -30,3 +31,8 @@ app.get('/slow', async (c) => {
 app.use('/fast', timeout(5000));
 app.get('/fast', (c) => c.text(String(timeoutSignal(c).aborted)));
 app.get('/aborted', (c) => c.text(aborted ?? 'no'));
+
+// cache(): a counter, so a hit shows as the same number twice.
+let served = 0;
+app.use('/cached', cache({ cacheName: 'rove-test' }));
+app.get('/cached', (c) => c.text(`served ${++served}`, 200, { 'cache-control': 'public, max-age=60', vary: 'accept-language' }));
