@@ -1,4 +1,6 @@
 // rove/rate-limit: a limit on requests per client and window, counted in memory or in a shared store.
+
+export { type DenoKvAtomicLike, type DenoKvLike, type DenoKvStoreOptions, denoKvStore } from './deno-kv-store.ts';
 export {
   type DurableObjectNamespaceLike,
   type DurableObjectStateLike,
