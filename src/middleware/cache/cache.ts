@@ -135,7 +135,7 @@ function lifetimeOf(headers: Headers, authorized: boolean, defaultMaxAge: number
 function storable(res: Response, authorized: boolean, defaultMaxAge: number, maxSize: number): number | undefined {
   if (res.status !== 200 || res.headers.has('set-cookie')) return undefined;
   const vary = res.headers.get('vary');
-  if (vary !== null && vary.split(',').some((v) => v.trim() === '*')) return undefined;
+  if (vary?.split(',').some((v) => v.trim() === '*')) return undefined;
   const length = res.headers.get('content-length');
   if (length !== null && !(Number(length) <= maxSize)) return undefined;
   return lifetimeOf(res.headers, authorized, defaultMaxAge);
