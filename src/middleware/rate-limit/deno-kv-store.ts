@@ -3,7 +3,9 @@
 import type { Context } from '../../context.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 
-/** The part of a Deno KV handle (`await Deno.openKv()`) the store uses. */
+/**
+ * The part of a Deno KV handle (what `await Deno.openKv()` gives) the store uses.
+ */
 export interface DenoKvLike {
   get<T>(key: readonly unknown[]): Promise<{ value: T | null; versionstamp: string | null }>;
   atomic(): DenoKvAtomicLike;
