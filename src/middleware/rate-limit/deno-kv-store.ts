@@ -20,7 +20,7 @@ export interface DenoKvAtomicLike {
 export interface DenoKvStoreOptions {
   /** The first part of every key. Default `rove-rate-limit`. */
   prefix?: string;
-  /** Attempts of the check-and-set when other isolates write the same key at once. Default 16. */
+  /** Attempts of the check-and-set when other isolates write the same key at once (with a random, growing pause between them). Default 16. */
   maxAttempts?: number;
 }
 
@@ -61,6 +61,8 @@ export function denoKvStore(kv: DenoKvLike | ((c: Context<any, any>) => DenoKvLi
           .set(k, window, { expireIn: window.ends - now })
           .commit();
         if (result.ok) return { count: window.count, resetMs: window.ends - now };
+        // Lost the race: wait a random moment, growing with each try, so the racers spread out.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
       }
       throw new Error(`denoKvStore: the count for a key changed under ${maxAttempts} attempts in a row`);
     },
