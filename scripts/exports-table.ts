@@ -56,6 +56,9 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './auth', source: 'src/middleware/auth/index.ts' },
   { subpath: './ip', source: 'src/middleware/ip/index.ts' },
   { subpath: './contract', source: 'src/contract/index.ts' },
+  { subpath: './rate-limit', source: 'src/middleware/rate-limit/index.ts' },
+  { subpath: './timeout', source: 'src/middleware/timeout/index.ts' },
+  { subpath: './cache', source: 'src/middleware/cache/index.ts' },
 ];
 
 const src = (file: string) => `./${file}`;

@@ -1,0 +1,189 @@
+// cache(): keep GET responses in the runtime's Cache API (Workers, Deno, Deno Deploy) and answer
+// repeats from it, honouring Cache-Control and Vary. Where the runtime has no Cache API (Node,
+// Bun) it passes every request through.
+import type { Handler } from '../../compose.ts';
+
+export interface CacheOptions {
+  /** The cache's name, for `caches.open()`. Default `rove`. */
+  cacheName?: string;
+  /**
+   * Seconds to keep a response that says nothing of its freshness (no `s-maxage` or `max-age`).
+   * Default 0: such responses are not stored.
+   */
+  maxAge?: number;
+  /** Largest body stored, in bytes. Default 1 MiB; a longer response is sent as usual but not stored. */
+  maxSize?: number;
+}
+
+/** Headers the middleware keeps on a stored copy, to check it on the way out. */
+const STORED_AT = 'x-rove-cache-stored';
+const VARY_VALUES = 'x-rove-cache-vary';
+
+interface CacheStorageLike {
+  open(name: string): Promise<{
+    match(request: Request): Promise<Response | undefined>;
+    put(request: Request, response: Response): Promise<void>;
+  }>;
+}
+
+/**
+ * Answer GET requests from the Cache API when a fresh copy is there, and store cacheable
+ * responses. Stored: 200 responses to GET without `Set-Cookie`, whose Cache-Control allows a
+ * shared cache (no `private`, `no-store` or `no-cache`) and gives a lifetime (`s-maxage`, else
+ * `max-age`, else the `maxAge` option), and whose Vary is not `*`. A request with Authorization
+ * is only answered from, or stored in, the cache when the response says `public` or `s-maxage`.
+ * Vary is checked by the middleware (one variant per URL, the latest), the same on every runtime.
+ * A hit carries `Age`. Without a Cache API (Node, Bun) it does nothing. See docs/rate-limit.md#cache.
+ *
+ * @example
+ * import { cache } from 'rove/cache';
+ * app.use('/api/public', cache());
+ * app.get('/api/public/prices', (c) => c.json(prices, 200, { 'cache-control': 'public, max-age=60', vary: 'accept-language' }));
+ */
+export function cache(options: CacheOptions = {}): Handler {
+  const cacheName = options.cacheName ?? 'rove';
+  const defaultMaxAge = options.maxAge ?? 0;
+  const maxSize = options.maxSize ?? 1024 * 1024;
+  if (!(defaultMaxAge >= 0) || !Number.isFinite(defaultMaxAge)) throw new RangeError('cache(): maxAge is a number of seconds, 0 or more');
+  if (!(maxSize >= 0)) throw new RangeError('cache(): maxSize is a number of bytes, 0 or more');
+  let opened: ReturnType<CacheStorageLike['open']> | undefined;
+  const open = () => {
+    const storage = (globalThis as { caches?: CacheStorageLike }).caches;
+    if (storage === undefined || typeof storage.open !== 'function') return undefined;
+    return (opened ??= storage.open(cacheName));
+  };
+
+  let warned = false;
+  const warnOnce = (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    console.error(`rove: cache(): the Cache API failed; requests pass through uncached when it does`, error);
+  };
+
+  return async (c, next) => {
+    if (c.req.method !== 'GET') return next();
+    const pending = open();
+    if (pending === undefined) return next();
+    // The cache is an optimisation: a Cache API that fails (bare workerd has none behind it) means a miss.
+    let store: Awaited<typeof pending>;
+    try {
+      store = await pending;
+    } catch (error) {
+      warnOnce(error);
+      return next();
+    }
+    const key = new Request(c.req.url);
+    const authorized = c.req.header('authorization') !== undefined;
+    const noCacheRequest = /\bno-cache\b/i.test(c.req.header('cache-control') ?? '');
+    if (!noCacheRequest) {
+      const hit = await store.match(key).catch((error: unknown) => {
+        warnOnce(error);
+        return undefined;
+      });
+      if (hit !== undefined) {
+        const fresh = freshFor(hit, c.req.header.bind(c.req), authorized, defaultMaxAge);
+        if (fresh !== undefined) {
+          const headers = new Headers(hit.headers);
+          headers.delete(STORED_AT);
+          headers.delete(VARY_VALUES);
+          headers.set('age', String(fresh));
+          return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers });
+        }
+        hit.body?.cancel().catch(() => {});
+      }
+    }
+    await next();
+    const res = c.res;
+    const lifetime = storable(res, authorized, defaultMaxAge, maxSize);
+    if (lifetime === undefined) return;
+    const copy = res.clone();
+    const headers = new Headers(copy.headers);
+    headers.set(STORED_AT, String(Date.now()));
+    headers.set(VARY_VALUES, varyValues(res.headers.get('vary'), c.req.header.bind(c.req)));
+    // Workers stores by the response's Cache-Control too: the lifetime this middleware decided.
+    if (res.headers.get('cache-control') === null) headers.set('cache-control', `max-age=${lifetime}`);
+    // Read the copy in the background, at most maxSize bytes: the client's response is not held up.
+    const put = readUpTo(copy.body, maxSize)
+      .then((body) => (body === undefined ? undefined : store.put(key, new Response(body as BodyInit, { status: copy.status, headers }))))
+      .catch(warnOnce);
+    c.executionCtx.waitUntil(put);
+  };
+}
+
+type HeaderOf = (name: string) => string | undefined;
+
+function directives(cacheControl: string | null): Map<string, string | true> {
+  const map = new Map<string, string | true>();
+  if (cacheControl === null) return map;
+  for (const part of cacheControl.split(',', 64)) {
+    const [name, value] = part.trim().split('=', 2);
+    if (name) map.set(name.toLowerCase(), value === undefined ? true : value.replace(/^"|"$/g, ''));
+  }
+  return map;
+}
+
+/** Seconds a response may be kept by a shared cache, or undefined when it must not be stored. */
+function lifetimeOf(headers: Headers, authorized: boolean, defaultMaxAge: number): number | undefined {
+  const cc = directives(headers.get('cache-control'));
+  if (cc.has('private') || cc.has('no-store') || cc.has('no-cache')) return undefined;
+  if (authorized && !cc.has('public') && !cc.has('s-maxage')) return undefined;
+  const seconds = cc.get('s-maxage') ?? cc.get('max-age');
+  const lifetime = typeof seconds === 'string' ? Number.parseInt(seconds, 10) : defaultMaxAge;
+  return Number.isFinite(lifetime) && lifetime > 0 ? lifetime : undefined;
+}
+
+function storable(res: Response, authorized: boolean, defaultMaxAge: number, maxSize: number): number | undefined {
+  if (res.status !== 200 || res.headers.has('set-cookie')) return undefined;
+  const vary = res.headers.get('vary');
+  if (vary?.split(',').some((v) => v.trim() === '*')) return undefined;
+  const length = res.headers.get('content-length');
+  if (length !== null && !(Number(length) <= maxSize)) return undefined;
+  return lifetimeOf(res.headers, authorized, defaultMaxAge);
+}
+
+/** The request's values of the headers a response varies on, as one string to compare. */
+function varyValues(vary: string | null, header: HeaderOf): string {
+  if (vary === null) return '';
+  const names = vary
+    .split(',', 32)
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean)
+    .sort();
+  return new URLSearchParams(names.map((name) => [name, header(name) ?? ''])).toString();
+}
+
+/** The stored copy's age in seconds when it is fresh and matches this request's Vary values, else undefined. */
+function freshFor(hit: Response, header: HeaderOf, authorized: boolean, defaultMaxAge: number): number | undefined {
+  const storedAt = Number(hit.headers.get(STORED_AT));
+  if (!Number.isFinite(storedAt) || storedAt <= 0) return undefined;
+  if (varyValues(hit.headers.get('vary'), header) !== (hit.headers.get(VARY_VALUES) ?? '')) return undefined;
+  const lifetime = lifetimeOf(hit.headers, authorized, defaultMaxAge);
+  if (lifetime === undefined) return undefined;
+  const age = Math.max(0, Math.floor((Date.now() - storedAt) / 1000));
+  return age < lifetime ? age : undefined;
+}
+
+/** The whole body when it is at most `max` bytes, else undefined (the rest is not read). */
+async function readUpTo(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array | undefined> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,4 @@
+import { toDeploy } from 'rove/deno-deploy';
+import { app } from './app.ts';
+
+export default toDeploy(app);

@@ -1,0 +1,4 @@
+import { toWorker } from 'rove/cloudflare';
+import { app } from './app.ts';
+
+export default toWorker(app);
