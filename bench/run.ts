@@ -88,7 +88,7 @@ async function main(): Promise<number> {
 
   const database = await prepareDatabase(config, console.log);
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
-  const meta = collectMeta(command);
+  const meta = collectMeta(command, config.baseline);
   let done: Row[] = [];
   // Rows of an interrupted run that this run does not list: kept in the output as they were.
   let others: Row[] = [];

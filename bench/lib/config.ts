@@ -1,10 +1,17 @@
 // Load profiles and command-line flags. An explicit flag always wins over
 // the profile; lists default to everything known.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
+/** What `--frameworks all` (and no flag) selects. */
 export const FRAMEWORKS = ['rove', 'rove-fs', 'hono', 'raw'] as const;
+/** Rove's bench app started from another tree (--baseline DIR): the code before a change, beside `rove`. */
+export const BASELINE = 'rove-baseline';
+/** Every framework a row can have, in report order. */
+export const ALL_FRAMEWORKS = ['rove', BASELINE, 'rove-fs', 'hono', 'raw'] as const;
 export type RuntimeId = (typeof RUNTIMES)[number];
-export type FrameworkId = (typeof FRAMEWORKS)[number];
+export type FrameworkId = (typeof ALL_FRAMEWORKS)[number];
 
 export interface LoadSettings {
   connections: number;
@@ -44,6 +51,7 @@ export interface Flags {
   dbCpu?: string;
   processes?: number;
   fresh?: boolean;
+  baseline?: string;
 }
 
 export interface Config extends LoadSettings {
@@ -75,6 +83,8 @@ export interface Config extends LoadSettings {
   pin: 'auto' | 'off';
   /** 'sustained' (default): runtimes run with the load they sustain (bench/lib/runtime-load.ts); 'profile': the profile's, everywhere. */
   runtimeLoad: 'sustained' | 'profile';
+  /** --baseline DIR: another Rove tree (absolute path) whose bench app runs as the framework `rove-baseline`. */
+  baseline?: string;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -110,6 +120,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --fresh                        start each server again before every measurement after its
                                  first, with its own warm-up: rounds then run in fresh
                                  processes (Node processes land at different speeds)
+  --baseline DIR                 add the framework ${BASELINE}: the same Rove bench app started
+                                 from the tree DIR (e.g. a worktree of the commit before a change),
+                                 measured beside rove in every round; the report adds rove/${BASELINE}
 `;
 
 const NUMBER_FLAGS: Record<string, keyof Flags> = {
@@ -132,6 +145,7 @@ const STRING_FLAGS: Record<string, keyof Flags> = {
   pin: 'pin',
   'runtime-load': 'runtimeLoad',
   'db-cpu': 'dbCpu',
+  baseline: 'baseline',
 };
 
 /** Parses `--flag value` and `--flag=value`; throws on anything unknown. */
@@ -188,6 +202,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
   const profile = (flags.profile ?? 'default') as ProfileId;
   if (!Object.hasOwn(PROFILES, profile)) throw new Error(`unknown profile "${flags.profile}" (known: ${Object.keys(PROFILES).join(', ')})`);
   const base = PROFILES[profile];
+  const baseline = flags.baseline === undefined ? undefined : baselineDir(flags.baseline);
   return {
     profile,
     connections: flags.connections ?? base.connections,
@@ -199,7 +214,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     // The test suite's quick runs should never stall; committed runs should not measure other people's load.
     waitQuietS: flags.waitQuietS ?? (profile === 'quick' ? 0 : 60),
     runtimes: pickList('runtime', flags.runtimes, RUNTIMES),
-    frameworks: pickList('framework', flags.frameworks, FRAMEWORKS),
+    frameworks: pickFrameworks(flags.frameworks, baseline),
     scenarios: pickList('scenario', flags.scenarios, scenarioIds),
     out: flags.out ?? `tmp/bench/${profile}.json`,
     report: flags.report,
@@ -212,7 +227,25 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     processes: flags.processes ?? 1,
     pin: pinFlag(flags.pin),
     runtimeLoad: runtimeLoadFlag(flags.runtimeLoad),
+    ...(baseline !== undefined ? { baseline } : {}),
   };
+}
+
+/** --baseline DIR as an absolute path, checked to hold Rove's bench app. */
+function baselineDir(dir: string): string {
+  const abs = resolve(dir);
+  if (!existsSync(join(abs, 'examples/bench'))) throw new Error(`--baseline ${dir}: no examples/bench in ${abs} (expected a Rove tree)`);
+  return abs;
+}
+
+/** With --baseline, rove-baseline is one of the frameworks (added when --frameworks leaves it out); without, it is unknown. */
+function pickFrameworks(given: string[] | undefined, baseline: string | undefined): FrameworkId[] {
+  if (baseline === undefined) {
+    if (given?.includes(BASELINE)) throw new Error(`framework "${BASELINE}" needs --baseline DIR`);
+    return pickList('framework', given, FRAMEWORKS);
+  }
+  const all = !given || given.length === 0 || (given.length === 1 && given[0] === 'all');
+  return pickList('framework', all || given!.includes(BASELINE) ? given : [...given!, BASELINE], ALL_FRAMEWORKS);
 }
 
 function pinFlag(v: string | undefined): 'auto' | 'off' {

@@ -20,6 +20,9 @@ export function splitResumed(old: BenchResult, config: Config): { done: Row[]; o
   for (const k of [...SAME_LOAD, 'durationS', 'warmupS', 'rounds'] as const) {
     if (setting(old.config, k) !== setting(config, k)) throw new Error(`its ${k} is ${setting(old.config, k)}, this run's is ${setting(config, k)}`);
   }
+  // rove-baseline rows of another tree would sit beside this run's as if they were the same code.
+  if (config.baseline !== undefined && old.rows.some((r) => r.framework === 'rove-baseline') && old.config.baseline !== config.baseline)
+    throw new Error(`its baseline is ${old.config.baseline ?? 'none'}, this run's is ${config.baseline}`);
   const wanted = (r: Row) => config.runtimes.includes(r.runtime) && config.frameworks.includes(r.framework) && config.scenarios.includes(r.scenario);
   return { done: old.rows.filter(wanted), others: old.rows.filter((r) => !wanted(r)) };
 }

@@ -24,9 +24,9 @@ function binVersion(name: string, pattern: RegExp): string {
 }
 
 /** The commit measured, marked when the working tree had uncommitted changes under src/ or adapters/. */
-export function gitRevision(): string {
+export function gitRevision(dir = ROOT): string {
   try {
-    const opts = { cwd: ROOT, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] };
+    const opts = { cwd: dir, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] };
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], opts).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'examples/bench'], opts).trim() !== '';
     return dirty ? `${head}+uncommitted` : head;
@@ -45,7 +45,8 @@ function osName(): string {
   return `${osType()} ${release()}`;
 }
 
-export function collectMeta(command?: string): Meta {
+/** `baseline`: the --baseline tree, recorded as the version `rove-baseline`. */
+export function collectMeta(command?: string, baseline?: string): Meta {
   const cpu = cpus();
   return {
     date: new Date().toISOString(),
@@ -61,6 +62,7 @@ export function collectMeta(command?: string): Meta {
       bun: binVersion('bun', /(\S+)/),
       workerd: binVersion('workerd', /workerd (\S+)/),
       rove: `${packageVersion(ROOT)} (${gitRevision()})`,
+      ...(baseline !== undefined ? { 'rove-baseline': `${packageVersion(baseline)} (${gitRevision(baseline)})` } : {}),
       hono: packageVersion(join(ROOT, 'node_modules/hono')),
       '@hono/node-server': packageVersion(join(ROOT, 'node_modules/@hono/node-server')),
       zod: packageVersion(join(ROOT, 'node_modules/zod')),

@@ -75,6 +75,8 @@ export interface BenchResult {
     /** PostgreSQL pool size per server process (--db-pool), when DB scenarios ran. */
     dbPool?: number;
     runtimeLoad?: 'sustained' | 'profile';
+    /** --baseline: the tree whose Rove bench app ran as rove-baseline (meta.versions['rove-baseline'] has its commit). */
+    baseline?: string;
   };
   rows: Row[];
   /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
@@ -97,6 +99,7 @@ export function configForJson(c: Config): BenchResult['config'] {
     ...(c.fresh ? { fresh: true } : {}),
     ...(c.scenarios.some((id) => scenarioById(id).variant === 'db') ? { dbPool: c.dbPool } : {}),
     runtimeLoad: c.runtimeLoad,
+    ...(c.baseline !== undefined ? { baseline: c.baseline } : {}),
   };
 }
 

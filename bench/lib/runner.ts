@@ -16,7 +16,7 @@ import { poolRound } from './pool-p99.ts';
 import { backgroundMeter, type Child, cpuDeltaUs, freePort, peakRssMB, processTree, resetPeakRss, startChild, stopChild, treeCpuUs } from './proc.ts';
 import { emptyRow, medianIndex, type Row } from './result.ts';
 import { loadFor } from './runtime-load.ts';
-import { checkResponse, SCENARIOS, type Scenario, scenarioById, type Variant } from './scenarios.ts';
+import { checkResponse, hasScenario, SCENARIOS, type Scenario, scenarioById, type Variant } from './scenarios.ts';
 import { launchFor } from './targets.ts';
 
 export interface RunHooks {
@@ -70,7 +70,7 @@ export function plannedRows(config: Config, done: readonly Row[] = []): { runtim
       const scenario = scenarioById(id);
       if (scenario.runtimes && !scenario.runtimes.includes(runtime)) continue;
       for (const framework of config.frameworks)
-        if (scenario.frameworks.includes(framework) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario });
+        if (hasScenario(scenario, framework) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario });
     }
   return out;
 }
@@ -220,6 +220,7 @@ export class Runner {
         port: t.port,
         workDir: this.#workDir,
         processes: this.config.processes,
+        baseline: this.config.baseline,
         cpuProfDir: t.runtime !== 'workerd' ? this.config.cpuProf : undefined,
       });
     } catch (err) {
@@ -228,7 +229,7 @@ export class Runner {
     }
     const t0 = performance.now();
     const cmd = pinnedCommand(launch.bin, launch.args);
-    const child = startChild(cmd.bin, cmd.args, launch.env);
+    const child = startChild(cmd.bin, cmd.args, launch.env, launch.cwd);
     t.child = child;
     try {
       const res = await firstAnswer(t.port, PROBE.request, child, READY_TIMEOUT_MS, READY_POLL_MS);
@@ -254,7 +255,7 @@ export class Runner {
   async #checkAll(t: Target, scenarios: Scenario[]): Promise<void> {
     t.checkErrors.clear();
     for (const s of scenarios) {
-      if (s.variant !== t.variant || !s.frameworks.includes(t.framework)) continue;
+      if (s.variant !== t.variant || !hasScenario(s, t.framework)) continue;
       let err: string | null;
       try {
         const ready = await prepareScenario(t.port, s);

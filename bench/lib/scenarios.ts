@@ -335,3 +335,8 @@ export function checkContentType(expected: string, actual: string): string | nul
   if (want.charset && want.charset !== got.charset) return `expected content-type ${expected}, got ${JSON.stringify(actual)}`;
   return null;
 }
+
+/** Whether a framework has a scenario; rove-baseline (--baseline) is Rove's bench app, so it has Rove's. */
+export function hasScenario(s: Scenario, framework: FrameworkId): boolean {
+  return s.frameworks.includes(framework === 'rove-baseline' ? 'rove' : framework);
+}

@@ -75,3 +75,16 @@ export function spreadText(s: Spread): string {
   const x = (v: number) => `${v.toFixed(2)}×`;
   return s.n > 1 ? `${x(s.median)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})` : x(s.median);
 }
+
+/**
+ * --baseline: the new Rove against the old one, per round (round i of both ran back to back);
+ * CPU is the baseline's µs over Rove's, so above 1 the new code is cheaper.
+ */
+export function baselineSpread(rows: readonly Row[], runtime: string, scenario: string, metric: Metric): Spread | null {
+  return spreadOf(roundRatios(rows, runtime, scenario, metric, 'rove-baseline', 'rove'));
+}
+
+/** Whether `a` is lower than `b` by more than the rounds' spread: every round of `a` below every round of `b`. */
+export function lowerBeyondSpread(a: Spread | null, b: Spread | null): boolean {
+  return a !== null && b !== null && a.max < b.min;
+}

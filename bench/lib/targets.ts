@@ -10,7 +10,14 @@ import type { Variant } from './scenarios.ts';
 import { bundleWorker, workerdConfig } from './workerd.ts';
 
 // rove-fs: the same app as a routes directory (file routes; issue 6), to show what file routing costs.
-const ENTRY_DIR: Record<FrameworkId, string> = { rove: 'examples/bench', 'rove-fs': 'examples/bench-fs', hono: 'bench/hono', raw: 'bench/raw' };
+// rove-baseline: Rove's bench app in the --baseline tree (the same entries, started from that tree).
+const ENTRY_DIR: Record<FrameworkId, string> = {
+  rove: 'examples/bench',
+  'rove-baseline': 'examples/bench',
+  'rove-fs': 'examples/bench-fs',
+  hono: 'bench/hono',
+  raw: 'bench/raw',
+};
 const ENTRY_FILE: Record<RuntimeId, string> = {
   node: 'node.ts',
   deno: 'deno.ts',
@@ -27,6 +34,8 @@ export interface Launch {
   bin: string;
   args: string[];
   env: Record<string, string>;
+  /** The tree the target runs from: its working directory (the repo, or --baseline's tree). */
+  cwd: string;
 }
 
 export interface LaunchOptions {
@@ -38,6 +47,8 @@ export interface LaunchOptions {
   workDir: string;
   /** Server processes (rove on node, deno, bun). */
   processes?: number;
+  /** rove-baseline: the Rove tree (absolute) its entries, bundling and working directory come from. */
+  baseline?: string;
   /** node, bun, deno and deno-deploy: write CPU profiles (.cpuprofile) into this directory on exit. */
   cpuProfDir?: string;
 }
@@ -55,14 +66,22 @@ function denoProfile(o: LaunchOptions): string[] {
   return ['--preload', './bench/lib/exit-on-sigterm-deno.ts', '--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
+/** The tree a target's files come from: --baseline's for rove-baseline, this repo for the rest. */
+export function treeOf(o: Pick<LaunchOptions, 'framework' | 'baseline'>): string {
+  if (o.framework !== 'rove-baseline') return ROOT;
+  if (!o.baseline) throw new Error('rove-baseline needs --baseline DIR');
+  return o.baseline;
+}
+
 /** Builds the command line; throws a readable error when the entry does not exist yet. */
 export function launchFor(o: LaunchOptions): Launch {
+  const root = treeOf(o);
   // workerd's DB targets have their own entry: the driver needs nodejs_compat and a connection per request.
   const entry =
     o.variant === 'db' && o.runtime === 'workerd'
       ? entryFile(o.runtime, o.framework).replace(/worker\.ts$/, 'worker-db.ts')
       : entryFile(o.runtime, o.framework);
-  if (!existsSync(join(ROOT, entry))) throw new Error(`${entry} does not exist`);
+  if (!existsSync(join(root, entry))) throw new Error(`${join(root, entry)} does not exist`);
   const env: Record<string, string> = {
     PORT: String(o.port),
     HOST: '127.0.0.1',
@@ -74,7 +93,7 @@ export function launchFor(o: LaunchOptions): Launch {
   if (o.variant === 'workers') env.BENCH_WORKERS = '1';
   if (o.variant === 'db') Object.assign(env, dbEnv());
   // --processes N: rove's own serve({ processes }) on node, deno and bun; `deno serve --parallel` on deno-deploy.
-  const group = o.processes !== undefined && o.processes > 1 && o.framework === 'rove';
+  const group = o.processes !== undefined && o.processes > 1 && (o.framework === 'rove' || o.framework === 'rove-baseline');
   if (group) env.BENCH_PROCESSES = String(o.processes);
   if (group && o.runtime === 'deno-deploy') env.DENO_JOBS = String(o.processes);
   switch (o.runtime) {
@@ -95,9 +114,9 @@ export function launchFor(o: LaunchOptions): Launch {
       let main = entry;
       if (bundled) {
         main = join(o.workDir, `node-${o.framework}-${o.variant}-${o.port}.mjs`);
-        bundleNode(join(ROOT, entry), main);
+        bundleNode(join(root, entry), main, root);
       }
-      return { bin: resolveBin('node'), args: [...args, main], env };
+      return { bin: resolveBin('node'), args: [...args, main], env, cwd: root };
     }
     case 'deno':
       return {
@@ -105,12 +124,14 @@ export function launchFor(o: LaunchOptions): Launch {
         // --allow-run: the primary of a process group starts its children.
         args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), ...denoProfile(o), entry],
         env,
+        cwd: root,
       };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
         args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), ...denoProfile(o), '--host', '127.0.0.1', '--port', String(o.port), entry],
         env,
+        cwd: root,
       };
     case 'bun': {
       const args: string[] = [];
@@ -118,19 +139,24 @@ export function launchFor(o: LaunchOptions): Launch {
         const dir = join(o.cpuProfDir, `bun-${o.framework}-${o.variant}`);
         args.push('--preload', './bench/lib/exit-on-sigterm.mjs', '--cpu-prof', `--cpu-prof-dir=${dir}`);
       }
-      return { bin: resolveBin('bun'), args: [...args, entry], env };
+      return { bin: resolveBin('bun'), args: [...args, entry], env, cwd: root };
     }
     case 'workerd': {
       const dir = join(o.workDir, `workerd-${o.framework}-${o.variant}-${o.port}`);
       mkdirSync(dir, { recursive: true });
       // Workers have no process env at module scope: the variant is baked into the bundle.
-      bundleWorker(join(ROOT, entry), join(dir, 'worker.js'), {
-        __BENCH_LISTENER__: o.variant === 'listener' ? '"1"' : '""',
-        __BENCH_WORKERS__: o.variant === 'workers' ? '"1"' : '""',
-      });
+      bundleWorker(
+        join(root, entry),
+        join(dir, 'worker.js'),
+        {
+          __BENCH_LISTENER__: o.variant === 'listener' ? '"1"' : '""',
+          __BENCH_WORKERS__: o.variant === 'workers' ? '"1"' : '""',
+        },
+        root,
+      );
       const db = o.variant === 'db' ? { compatibilityFlags: ['nodejs_compat'], bindings: dbEnv(), allowLocalNetwork: true } : {};
       writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js', ...db }));
-      return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env };
+      return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env, cwd: root };
     }
   }
 }
@@ -139,7 +165,7 @@ export function launchFor(o: LaunchOptions): Launch {
  * Compiles a node entry and everything it imports (the framework, its dependencies) into one ES
  * module, as a production build would: no minifying, so profiles keep the function names.
  */
-function bundleNode(entry: string, outfile: string): void {
+function bundleNode(entry: string, outfile: string, cwd = ROOT): void {
   const args = [
     entry,
     '--bundle',
@@ -152,7 +178,7 @@ function bundleNode(entry: string, outfile: string): void {
     `--outfile=${outfile}`,
   ];
   try {
-    execFileSync(resolveBin('esbuild'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(resolveBin('esbuild'), args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const e = err as { stderr?: Buffer; message: string };
     throw new Error(`esbuild failed for ${entry}: ${e.stderr?.toString().trim() || e.message}`);

@@ -41,7 +41,7 @@ const mainWorker :Workerd.Worker = (
 }
 
 /** Bundles a worker entry into one ES module (what wrangler would upload). */
-export function bundleWorker(entry: string, outfile: string, define: Record<string, string> = {}): void {
+export function bundleWorker(entry: string, outfile: string, define: Record<string, string> = {}, cwd = ROOT): void {
   const args = [
     entry,
     '--bundle',
@@ -58,7 +58,7 @@ export function bundleWorker(entry: string, outfile: string, define: Record<stri
     ...Object.entries(define).map(([k, v]) => `--define:${k}=${v}`),
   ];
   try {
-    execFileSync(resolveBin('esbuild'), args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(resolveBin('esbuild'), args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const e = err as { stderr?: Buffer; message: string };
     throw new Error(`esbuild failed for ${entry}: ${e.stderr?.toString().trim() || e.message}`);

@@ -1,10 +1,11 @@
 // Turns a run into a document (headings, paragraphs, tables, charts) that
 // the Markdown and HTML writers render the same way.
 
-import { FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
+import { ALL_FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
 import { type BenchResult, findRow, type Metric, median, type Row, ratioHasErrors } from '../lib/result.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
 import { roundRatios, spreadOf, spreadText, targetOf, verdict } from '../lib/spread.ts';
+import { baselineBlocks } from './baseline-section.ts';
 import { type Block, type Cell, type Chart, type Column, type Doc, slug, type Table, type Tone } from './blocks.ts';
 import { bundleSizeBlocks } from './bundle-section.ts';
 import { compact, DASH, fixed, int, ms } from './format.ts';
@@ -94,7 +95,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
     (r) => r,
   );
   const frameworks = present(
-    FRAMEWORKS,
+    ALL_FRAMEWORKS,
     rows.map((r) => r.framework),
     (f) => f,
   );
@@ -136,6 +137,7 @@ export function buildDocument(result: BenchResult, chartDir: string, notes?: str
   );
 
   if (notes) blocks.push(...parseNotes(notes));
+  blocks.push(...baselineBlocks(result));
 
   // Headline: /test on every runtime, throughput then CPU per request.
   if (scenarioIds.includes('test')) {

@@ -1,7 +1,7 @@
 // The plain-text summary printed at the end of a run.
 
 import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
-import { FRAMEWORKS, RUNTIMES } from '../lib/config.ts';
+import { ALL_FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
 import { type BenchResult, findRow } from '../lib/result.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
 import { roundRatios, spreadOf, spreadText } from '../lib/spread.ts';
@@ -19,12 +19,12 @@ export function textTable(head: string[], rows: string[][], rightFrom = 1): stri
 
 export function summaryText(result: BenchResult): string {
   const { rows } = result;
-  const frameworks = FRAMEWORKS.filter((f) => rows.some((r) => r.framework === f));
+  const frameworks = ALL_FRAMEWORKS.filter((f) => rows.some((r) => r.framework === f));
   const out: string[] = [];
   for (const rt of RUNTIMES) {
     if (!rows.some((r) => r.runtime === rt)) continue;
     const head = ['scenario', ...frameworks.map((f) => `${f} req/s`), ...frameworks.map((f) => `${f} µs/req`)];
-    const ratios = (['raw', 'hono'] as const).filter((f) => frameworks.includes(f) && frameworks.includes('rove'));
+    const ratios = (['rove-baseline', 'raw', 'hono'] as const).filter((f) => frameworks.includes(f) && frameworks.includes('rove'));
     head.push(...ratios.map((f) => `rove/${f}`), ...ratios.map((f) => `cpu rove/${f}`));
     const body: string[][] = [];
     for (const s of SCENARIOS) {
@@ -53,7 +53,7 @@ export function summaryText(result: BenchResult): string {
   return out.join('\n\n');
 }
 
-function ratioText(rows: BenchResult['rows'], rt: string, scenario: string, metric: 'rps' | 'cpu', over: 'raw' | 'hono'): string {
+function ratioText(rows: BenchResult['rows'], rt: string, scenario: string, metric: 'rps' | 'cpu', over: FrameworkId): string {
   const s = spreadOf(roundRatios(rows, rt, scenario, metric, over));
   return s ? spreadText(s) : DASH;
 }

@@ -23,7 +23,7 @@ export interface BarChart {
   height?: number;
 }
 
-export const FRAMEWORK_COLORS: Record<string, string> = { rove: '#2563eb', 'rove-fs': '#60a5fa', hono: '#ea580c', raw: '#6b7280' };
+export const FRAMEWORK_COLORS: Record<string, string> = { rove: '#2563eb', 'rove-baseline': '#7c3aed', 'rove-fs': '#60a5fa', hono: '#ea580c', raw: '#6b7280' };
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
