@@ -55,6 +55,14 @@ const checks = new WeakMap<object, { target: ValidationTarget; schema: StandardS
  * @example
  * for (const h of app.routeList[0].handlers) console.log(validation(h)?.target);
  */
+/**
+ * Record a validated value for `c.valid(target)`: for declared routes (rove/contract), which
+ * validate parts `validate()` has no target for (headers). The core keeps it; nothing else may.
+ */
+export function recordValid(c: Context<any, any>, target: string, value: unknown): void {
+  state.setValid(c, target, value);
+}
+
 export function validation(handler: unknown): { target: ValidationTarget; schema: StandardSchemaV1 } | undefined {
   return typeof handler === 'function' ? checks.get(handler) : undefined;
 }

@@ -1,8 +1,8 @@
 import type { App } from '../app.ts';
 import type { Handler } from '../compose.ts';
-import { type Context, type Env, state } from '../context.ts';
+import type { Context, Env } from '../context.ts';
 import { HttpError } from '../errors.ts';
-import { type ValidationIssue, validate } from '../validate.ts';
+import { recordValid, type ValidationIssue, validate } from '../validate.ts';
 import { isRoute, routesOf } from './route.ts';
 import type { Contract, ContractHandler, ContractHandlers, Route, StandardSchemaV1 } from './types.ts';
 
@@ -25,7 +25,7 @@ function validateHeaders(schema: StandardSchemaV1): Handler {
       }));
       throw new HttpError(400, 'Invalid headers', { details: { errors } });
     }
-    state.setValid(c, 'headers', result.value);
+    recordValid(c, 'headers', result.value);
     return next();
   };
   return (c, next) => {

@@ -161,3 +161,17 @@ describe.each(SCRIPTS)('npm run %s', (script) => {
     expect(await released(port)).toBe(true);
   });
 });
+
+describe('npx rove parity in the app scaffolded from the packed tarball', () => {
+  it('runs its requests.http on all five runtimes and finds no unexplained difference, in under a minute', () => {
+    const out = join(work, 'parity.json');
+    const t0 = Date.now();
+    // Exit code 0: every difference is a known platform one (run() throws on any other code).
+    run('npx', ['rove', 'parity', '--json', out], app);
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    const result = JSON.parse(readFileSync(out, 'utf8')) as { runtimes: string[]; failed: Record<string, string>; unexplained: number };
+    expect(result.failed).toEqual({});
+    expect(result.runtimes).toHaveLength(5);
+    expect(result.unexplained).toBe(0);
+  }, 120_000);
+});
