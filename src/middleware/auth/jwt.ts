@@ -136,7 +136,8 @@ export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
     const token = tokenOf(c);
     if (token === undefined)
       unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), 'Authentication required: send Authorization: Bearer <token>');
-    if (token === null) malformedRequest(c, realm);
+    if (token === null)
+      malformedRequest(c, realm, sources[0].header === 'authorization' ? undefined : `Malformed ${sources[0].header} header, or a token over 8 KiB`);
     let payload: JWTPayload;
     try {
       payload = (await jwtVerify(token, verifyKey as Parameters<typeof jwtVerify>[1], verifyOptions)).payload;
