@@ -40,7 +40,40 @@ export interface CookieOptions {
   httpOnly?: boolean;
   secure?: boolean;
   sameSite?: 'Strict' | 'Lax' | 'None';
+  /** CHIPS: the cookie is kept per top-level site. Implies `Secure`. */
   partitioned?: boolean;
+  /** `Priority=` (Chrome): which cookies a full jar evicts last. */
+  priority?: 'Low' | 'Medium' | 'High';
+  /**
+   * Put `__Secure-` or `__Host-` before the name, with what the prefix requires as defaults:
+   * `Secure` for both; for `host`, `Path=/` and no `Domain`. Options that break the rules throw.
+   */
+  prefix?: 'secure' | 'host';
+}
+
+/** A name's prefix, as browsers match it (case-insensitively, rfc6265bis §4.1.3). */
+function prefixOf(name: string): 'secure' | 'host' | undefined {
+  const lower = name.slice(0, 9).toLowerCase();
+  if (lower.startsWith('__host-')) return 'host';
+  if (lower === '__secure-') return 'secure';
+  return undefined;
+}
+
+/** The name with the option's prefix, and the options it implies; a broken prefix rule throws. */
+export function prefixed(name: string, options: CookieOptions): { name: string; options: CookieOptions } {
+  if (options.prefix !== undefined && options.prefix !== 'secure' && options.prefix !== 'host')
+    throw new TypeError(`Cookie prefix must be "secure" or "host", not ${JSON.stringify(options.prefix)}`);
+  const full = options.prefix === 'host' ? `__Host-${name}` : options.prefix === 'secure' ? `__Secure-${name}` : name;
+  const rule = prefixOf(full);
+  if (rule === undefined) return { name: full, options };
+  const implied = options.prefix === undefined ? options : { secure: true, ...options };
+  const secure = implied.secure || implied.sameSite === 'None' || implied.partitioned;
+  if (!secure) throw new TypeError(`Cookie ${full}: a ${rule === 'host' ? '__Host-' : '__Secure-'} cookie must be Secure`);
+  if (rule === 'host') {
+    if (implied.domain) throw new TypeError(`Cookie ${full}: a __Host- cookie must not have a Domain`);
+    if ((implied.path ?? '/') !== '/') throw new TypeError(`Cookie ${full}: a __Host- cookie must have Path=/`);
+  }
+  return { name: full, options: implied };
 }
 
 // A ";" would start a new attribute, and CR/LF a new header line.
@@ -52,8 +85,16 @@ function attribute(name: string, value: string): string {
   return value;
 }
 
-export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
-  if (!TOKEN.test(name)) throw new TypeError(`Invalid cookie name: ${name}`);
+/**
+ * One `Set-Cookie` value. A bad name, an attribute holding `;` or control characters, or a
+ * `__Secure-`/`__Host-` name whose options break the prefix's rules throws a TypeError.
+ *
+ * @example
+ * serializeCookie('theme', 'dark', { maxAge: 60 }); // 'theme=dark; Max-Age=60; Path=/'
+ */
+export function serializeCookie(cookieName: string, value: string, cookieOptions: CookieOptions = {}): string {
+  if (!TOKEN.test(cookieName)) throw new TypeError(`Invalid cookie name: ${cookieName}`);
+  const { name, options } = prefixed(cookieName, cookieOptions);
   let out = `${name}=${encodeURIComponent(value)}`;
   if (options.maxAge !== undefined) out += `; Max-Age=${Math.floor(options.maxAge)}`;
   if (options.expires) out += `; Expires=${options.expires.toUTCString()}`;
@@ -69,5 +110,11 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
     out += `; SameSite=${options.sameSite}`;
   }
   if (options.partitioned) out += '; Partitioned';
+  if (options.priority !== undefined) {
+    if (options.priority !== 'Low' && options.priority !== 'Medium' && options.priority !== 'High') {
+      throw new TypeError(`Cookie priority must be "Low", "Medium" or "High", not ${JSON.stringify(options.priority)}`);
+    }
+    out += `; Priority=${options.priority}`;
+  }
   return out;
 }

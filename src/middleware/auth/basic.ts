@@ -10,9 +10,20 @@ export type BasicCredential<E extends Env = any> = string | FromContext<E, strin
 export type BasicAuthOptions<E extends Env = any> = {
   /** Shown by the browser's login prompt. Default `Restricted`. */
   realm?: string;
+  /** Called once the credentials are accepted, before the next handler: load the user, log the login. May be async. */
+  onAuthSuccess?: (c: Context<E, any, any>, username: string) => void | Promise<void>;
 } & (
   | { username: BasicCredential<E>; password: BasicCredential<E>; verify?: never }
-  | { verify: (username: string, password: string, c: Context<E, any, any>) => boolean | Promise<boolean>; username?: never; password?: never }
+  | {
+      /**
+       * Decide yourself, instead of fixed credentials: true lets the request in; anything else refuses
+       * it. May be async. Comparing in constant time is the verifier's job (hash the password with a
+       * slow KDF and compare the hashes, or use `timingSafeEqual`), as is limiting attempts.
+       */
+      verify: (username: string, password: string, c: Context<E, any, any>) => boolean | Promise<boolean>;
+      username?: never;
+      password?: never;
+    }
 );
 
 /** Longer Authorization headers are refused unread. */
@@ -26,15 +37,22 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * holds the username. Basic auth sends the password with every request: use it over https only.
  * The username and password may be functions of the context, for a password kept in `c.env`
  * (Workers); a function that gives no password fails the request with a 500, never lets it in.
+ * With `verify`, you decide (constant time is then your verifier's job); `onAuthSuccess` runs
+ * after a successful check.
  *
  * @example
  * app.use('/admin', basicAuth({ username: 'admin', password: process.env.ADMIN_PASSWORD! }));
  * app.use('/admin', basicAuth({ username: 'admin', password: (c) => c.env.ADMIN_PASSWORD }));
- * app.use('/ops', basicAuth({ verify: (user, pass) => checkAgainstYourStore(user, pass) }));
+ * app.use('/ops', basicAuth({
+ *   verify: async (user, pass, c) => checkAgainstYourStore(user, pass),
+ *   onAuthSuccess: (c, user) => c.set('user', user),
+ * }));
  */
 export function basicAuth<E extends Env = any>(options: BasicAuthOptions<E>): Handler<E> {
   const realm = checkRealm(options.realm ?? 'Restricted', 'basicAuth()');
   const challenge = `Basic realm="${realm}", charset="UTF-8"`;
+  const onAuthSuccess = options.onAuthSuccess;
+  if (onAuthSuccess !== undefined && typeof onAuthSuccess !== 'function') throw new TypeError('basicAuth(): onAuthSuccess must be a function');
   let verify: (username: string, password: string, c: Context<any, any>, expected: Pair | undefined) => boolean | Promise<boolean>;
   // The username and password a function gives, for a request; undefined when both are fixed.
   let expectedFor: ((c: Context<any, any>) => Promise<Pair>) | undefined;
@@ -59,8 +77,10 @@ export function basicAuth<E extends Env = any>(options: BasicAuthOptions<E>): Ha
     if (header === undefined || !/^basic /i.test(header)) unauthorized(c, 'basic', 'missing', challenge, 'Authentication required');
     const credentials = header.length > MAX_HEADER ? null : parse(header.slice(6).trim());
     if (credentials === null) unauthorized(c, 'basic', 'malformed', challenge, 'Malformed Basic credentials');
-    if (!(await verify(credentials[0], credentials[1], c, expected))) unauthorized(c, 'basic', 'invalid', challenge, 'Invalid username or password');
+    // Only `true` lets in: a verifier answering a truthy string or object by mistake does not.
+    if ((await verify(credentials[0], credentials[1], c, expected)) !== true) unauthorized(c, 'basic', 'invalid', challenge, 'Invalid username or password');
     c.set('basicAuthUser' as never, credentials[0] as never);
+    await onAuthSuccess?.(c, credentials[0]);
     await next();
   };
 }

@@ -2,19 +2,33 @@ import type { Handler } from '../../compose.ts';
 import type { Context, Env } from '../../context.ts';
 import { HttpError } from '../../errors.ts';
 import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
+import { TOKEN } from '../../headers.ts';
 import { timingSafeEqual } from '../../timing-safe.ts';
-import { type AuthFailure, checkRealm, unauthorized } from './challenge.ts';
+import { type AuthFailure, type AuthMessage, checkRealm, messageFor, unauthorized } from './challenge.ts';
 
 /** The tokens let in: one, or several (the current one and one being retired). */
 export type BearerTokens = string | readonly string[];
 
-export type BearerAuthOptions<E extends Env = any> = {
+/** Where the token is read: which header, and the scheme word before the token. */
+export interface TokenSource {
+  /** The header holding the token. Default `authorization`. */
+  headerName?: string;
+  /** The word before the token (`<prefix> <token>`), matched case-insensitively. Default `Bearer`; `''` for a bare token. */
+  prefix?: string;
+}
+
+export type BearerAuthOptions<E extends Env = any> = TokenSource & {
   /** Named in the challenge. Default `api`. */
   realm?: string;
+  /**
+   * The problem detail of each refusal, fixed or from the context: `missing` (no token, 401),
+   * `malformed` (not `<prefix> <b64token>`, 400) and `invalid` (a token not let in, 401).
+   */
+  messages?: { missing?: AuthMessage<E>; malformed?: AuthMessage<E>; invalid?: AuthMessage<E> };
 } & (
-  | { token: BearerTokens | FromContext<E, BearerTokens | Promise<BearerTokens>>; verify?: never }
-  | { verify: (token: string, c: Context<E, any, any>) => boolean | Promise<boolean>; token?: never }
-);
+    | { token: BearerTokens | FromContext<E, BearerTokens | Promise<BearerTokens>>; verify?: never }
+    | { verify: (token: string, c: Context<E, any, any>) => boolean | Promise<boolean>; token?: never }
+  );
 
 /** Token lists kept checked for a `token` function: the current one and a few rotated out. */
 const MAX_LISTS = 4;
@@ -24,11 +38,29 @@ export const MAX_TOKEN_LENGTH = 8192;
 // RFC 6750 §2.1: b64token.
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
-/** The token of `Authorization: Bearer <token>`: undefined when absent, null when malformed. */
-export function bearerToken(c: Context<any, any>): string | undefined | null {
-  const header = c.req.header('authorization');
-  if (header === undefined || !/^bearer /i.test(header)) return undefined;
-  const token = header.slice(7).trim();
+/** A token source checked at registration: the header's name and the prefix with its space, lower-cased. */
+export interface CheckedSource {
+  header: string;
+  lead: string;
+}
+
+/** Check `headerName` and `prefix` when the middleware is registered. */
+export function checkSource(source: TokenSource, feature: string): CheckedSource {
+  const header = source.headerName ?? 'authorization';
+  const prefix = source.prefix ?? 'Bearer';
+  if (typeof header !== 'string' || !TOKEN.test(header)) throw new TypeError(`${feature}: headerName must be a header name`);
+  if (typeof prefix !== 'string' || (prefix !== '' && !TOKEN.test(prefix))) throw new TypeError(`${feature}: prefix must be a word (a token) or ''`);
+  return { header: header.toLowerCase(), lead: prefix === '' ? '' : `${prefix.toLowerCase()} ` };
+}
+
+const AUTHORIZATION: CheckedSource = { header: 'authorization', lead: 'bearer ' };
+
+/** The token of `Authorization: Bearer <token>` (or another header and prefix): undefined when absent, null when malformed. */
+export function bearerToken(c: Context<any, any>, source: CheckedSource = AUTHORIZATION): string | undefined | null {
+  const header = c.req.header(source.header);
+  if (header === undefined || header.slice(0, source.lead.length).toLowerCase() !== source.lead) return undefined;
+  const token = header.slice(source.lead.length).trim();
+  if (token === '' && source.lead === '') return undefined;
   return token.length <= MAX_TOKEN_LENGTH && B64TOKEN.test(token) ? token : null;
 }
 
@@ -36,9 +68,9 @@ export function bearerToken(c: Context<any, any>): string | undefined | null {
  * An Authorization header that is not `Bearer <b64token>` (`Bearer a b`): RFC 6750 §3.1's
  * invalid_request, a 400 with its challenge, not a 401.
  */
-export function malformedRequest(c: Context<any, any>, realm: string): never {
+export function malformedRequest(c: Context<any, any>, realm: string, message = 'Malformed Authorization header: send Authorization: Bearer <token>'): never {
   c.emit('auth:failed', () => ({ scheme: 'bearer', reason: 'malformed', method: c.req.method, path: c.req.path }));
-  throw new HttpError(400, 'Malformed Authorization header: send Authorization: Bearer <token>', {
+  throw new HttpError(400, message, {
     headers: { 'www-authenticate': bearerChallenge(realm, 'malformed') },
   });
 }
@@ -54,14 +86,19 @@ export function bearerChallenge(realm: string, reason: AuthFailure, description?
  * Opaque bearer tokens (API keys): `Authorization: Bearer <token>` must be one of `token`, or
  * pass `verify`. Compared in constant time. A refusal is 401 with `WWW-Authenticate: Bearer …`.
  * `token` may be a function of the context, for keys kept in `c.env` (Workers); one that gives
- * no token fails the request with a 500. For signed tokens, use `jwt()`.
+ * no token fails the request with a 500. For signed tokens, use `jwt()`. `headerName` and
+ * `prefix` read the token from elsewhere; `messages` words the refusals.
  *
  * @example
  * app.use('/api', bearerAuth({ token: [process.env.API_KEY!, process.env.OLD_API_KEY!] }));
  * app.use('/api', bearerAuth({ token: (c) => [c.env.API_KEY] }));
+ * app.use('/hooks', bearerAuth({ token: 'k', headerName: 'x-api-key', prefix: '', messages: { invalid: 'Unknown key' } }));
  */
 export function bearerAuth<E extends Env = any>(options: BearerAuthOptions<E>): Handler<E> {
   const realm = checkRealm(options.realm ?? 'api', 'bearerAuth()');
+  const source = checkSource(options, 'bearerAuth()');
+  const messages = options.messages ?? {};
+  const shown = source.header === 'authorization' && source.lead === 'bearer ' ? 'Authorization: Bearer <token>' : `${source.header}: ${source.lead}<token>`;
   let verify: (token: string, c: Context<any, any>, expected: readonly string[] | undefined) => boolean | Promise<boolean>;
   // The tokens a `token` function gives for a request; undefined for a fixed list.
   let expectedFor: ((c: Context<any, any>) => Promise<readonly string[]>) | undefined;
@@ -75,11 +112,12 @@ export function bearerAuth<E extends Env = any>(options: BearerAuthOptions<E>): 
   return async (c, next) => {
     // Resolved before the token is read: a missing key fails every request (500), never only some.
     const expected = expectedFor === undefined ? undefined : await expectedFor(c);
-    const token = bearerToken(c);
+    const token = bearerToken(c, source);
     if (token === undefined)
-      unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), 'Authentication required: send Authorization: Bearer <token>');
-    if (token === null) malformedRequest(c, realm);
-    if (!(await verify(token, c, expected))) unauthorized(c, 'bearer', 'invalid', bearerChallenge(realm, 'invalid'), 'Invalid bearer token');
+      unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), messageFor(c, messages.missing, `Authentication required: send ${shown}`));
+    if (token === null) malformedRequest(c, realm, messageFor(c, messages.malformed, `Malformed ${source.header} header: send ${shown}`));
+    if ((await verify(token, c, expected)) !== true)
+      unauthorized(c, 'bearer', 'invalid', bearerChallenge(realm, 'invalid'), messageFor(c, messages.invalid, 'Invalid bearer token'));
     await next();
   };
 }

@@ -18,7 +18,16 @@ export function checkRealm(realm: string, feature: string): string {
 }
 
 /** Emit auth:failed and throw the 401 (problem+json, or HTML for a browser) with its challenge. */
-export function unauthorized(c: Context<any, any>, scheme: 'basic' | 'bearer', reason: AuthFailure, challenge: string, detail: string): never {
+export function unauthorized(c: Context<any, any>, scheme: 'basic' | 'bearer', reason: AuthFailure, challenge: string, detail: string, cause?: unknown): never {
   c.emit('auth:failed', () => ({ scheme, reason, method: c.req.method, path: c.req.path }));
-  throw new HttpError(401, detail, { headers: { 'www-authenticate': challenge } });
+  throw new HttpError(401, detail, { headers: { 'www-authenticate': challenge }, cause });
+}
+
+/** A failure message: fixed, or a function of the context. */
+export type AuthMessage<E extends import('../../context.ts').Env = any> = string | ((c: Context<E, any, any>) => string);
+
+/** The message for a failure: the option's, else the default. */
+export function messageFor(c: Context<any, any>, given: AuthMessage | undefined, fallback: string): string {
+  if (given === undefined) return fallback;
+  return typeof given === 'function' ? given(c) : given;
 }

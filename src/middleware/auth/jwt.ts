@@ -12,8 +12,10 @@ import {
 import { toBase64Url } from '../../base64url.ts';
 import type { Handler } from '../../compose.ts';
 import type { Context, Env } from '../../context.ts';
+import { getCookie } from '../../cookie.ts';
 import { ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
-import { bearerChallenge, bearerToken, malformedRequest } from './bearer.ts';
+import { TOKEN } from '../../headers.ts';
+import { bearerChallenge, bearerToken, type CheckedSource, checkSource, MAX_TOKEN_LENGTH, malformedRequest } from './bearer.ts';
 import { type AuthFailure, checkRealm, unauthorized } from './challenge.ts';
 
 /** A shared secret for HS256/384/512: text or bytes. */
@@ -41,6 +43,17 @@ export interface JwtOptions<E extends Env = any> {
   requiredClaims?: string[];
   requireExp?: boolean;
   realm?: string;
+  /**
+   * The header holding the token, when not `Authorization`: `header: 'x-token'`. There the
+   * `Bearer ` before the token is optional (`x-token: <JWT>` or `x-token: Bearer <JWT>`);
+   * `Authorization` always needs it.
+   */
+  header?: string;
+  /**
+   * A cookie holding the token, read when the request has no token header (browsers send
+   * cookies by themselves: keep csrf() or `SameSite` in front of routes that change things).
+   */
+  cookie?: string;
 }
 
 /** What jose verifies with. */
@@ -60,12 +73,14 @@ const encoder = new TextEncoder();
  * Expired, not yet valid, badly signed, `alg: none`, other-algorithm and malformed tokens get
  * 401 with `WWW-Authenticate: Bearer error="invalid_token"`. The secret or key set may be a
  * function of the context (on Workers, secrets are in `c.env`); what it gives is imported once
- * and kept while it gives the same. See docs/auth.md.
+ * and kept while it gives the same. `header` and `cookie` read the token from elsewhere. A refusal
+ * is an HttpError whose `cause` is jose's error, for `app.onError`. See docs/auth.md.
  *
  * @example
  * app.use('/api', jwt({ secret: (c) => c.env.JWT_SECRET }));
  * app.use('/partners', jwt({ jwks: 'https://id.example/.well-known/jwks.json', alg: 'RS256' }));
  * app.post('/api/notes', (c) => c.json({ user: jwtPayload(c).sub }));
+ * app.use('/app', jwt({ secret: (c) => c.env.JWT_SECRET, cookie: 'token' })); // a browser's token, from a cookie
  */
 export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
   const realm = checkRealm(options?.realm ?? 'api', 'jwt()');
@@ -79,6 +94,12 @@ export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
     throw new TypeError('jwt(): "none" is not an algorithm: tokens must be signed');
   if (secret !== undefined && !algorithms.every((a) => HMAC.has(a)))
     throw new TypeError('jwt(): a secret verifies HS256, HS384 or HS512 only; use key or jwks for public-key algorithms');
+  if (options.cookie !== undefined && (typeof options.cookie !== 'string' || !TOKEN.test(options.cookie)))
+    throw new TypeError('jwt(): cookie must be a cookie name');
+  const sources: CheckedSource[] =
+    options.header === undefined || options.header.toLowerCase() === 'authorization'
+      ? [checkSource({}, 'jwt()')]
+      : [checkSource({ headerName: options.header }, 'jwt()'), checkSource({ headerName: options.header, prefix: '' }, 'jwt()')];
   const problems = new ConfigProblems();
   // A fixed key is ready now; a function's is resolved per request (keyFor).
   let key: VerifyKey | undefined;
@@ -95,22 +116,34 @@ export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
     clockTolerance: options.clockTolerance,
     requiredClaims: [...(options.requireExp === false ? [] : ['exp']), ...(options.requiredClaims ?? [])],
   };
-  const fail = (c: Context<any, any>, reason: AuthFailure, description: string): never =>
-    unauthorized(c, 'bearer', reason, bearerChallenge(realm, reason, description), `Invalid token: ${description}`);
+  const fail = (c: Context<any, any>, reason: AuthFailure, description: string, cause: unknown): never =>
+    unauthorized(c, 'bearer', reason, bearerChallenge(realm, reason, description), `Invalid token: ${description}`, cause);
+  /** The request's token: from the header (with or without `Bearer ` off Authorization), else the cookie. */
+  const tokenOf = (c: Context<any, any>): string | undefined | null => {
+    for (const source of sources) {
+      const token = bearerToken(c, source);
+      if (token !== undefined) return token;
+    }
+    if (options.cookie === undefined) return undefined;
+    const value = getCookie(c, options.cookie);
+    if (value === undefined || value === '') return undefined;
+    return value.length <= MAX_TOKEN_LENGTH ? value : null;
+  };
 
   return async (c, next) => {
     // Resolved before the token is looked at: a missing secret fails every request (500), never only some.
     const verifyKey = key ?? (await keyFor!(c));
-    const token = bearerToken(c);
+    const token = tokenOf(c);
     if (token === undefined)
       unauthorized(c, 'bearer', 'missing', bearerChallenge(realm, 'missing'), 'Authentication required: send Authorization: Bearer <token>');
-    if (token === null) malformedRequest(c, realm);
+    if (token === null)
+      malformedRequest(c, realm, sources[0].header === 'authorization' ? undefined : `Malformed ${sources[0].header} header, or a token over 8 KiB`);
     let payload: JWTPayload;
     try {
       payload = (await jwtVerify(token, verifyKey as Parameters<typeof jwtVerify>[1], verifyOptions)).payload;
     } catch (error) {
       const [reason, description] = classify(error);
-      return fail(c, reason, description);
+      return fail(c, reason, description, error);
     }
     c.set('jwtPayload' as never, payload as never);
     await next();

@@ -24,7 +24,18 @@ export interface CompressOptions {
   encodings?: Encoding[];
   /** Force on or off; by default off where the platform compresses (Workers, Deno Deploy). */
   enabled?: boolean | ((c: Context<any, any>) => boolean);
+  /**
+   * Which content types are compressed: a predicate of the `Content-Type` value, or a RegExp
+   * tested against it. Default: text, JSON, JavaScript, XML, SVG, wasm, `+json` and `+xml`.
+   * Whatever it says, formats that are compressed already (images but SVG, audio, video, zip,
+   * gzip and other archives, woff2) and `text/event-stream` are left alone.
+   */
+  filter?: ((contentType: string) => boolean) | RegExp;
 }
+
+// Compressing these again costs CPU and gains nothing.
+const PACKED =
+  /^(?:image\/(?!svg\+xml)|audio\/|video\/|font\/woff2|application\/(?:zip|gzip|x-gzip|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd)|text\/event-stream)/i;
 
 let brotliFormat: string | null | undefined;
 /** The CompressionStream format name for brotli on this runtime, or null: asked once. */
@@ -55,11 +66,19 @@ export function platformCompresses(c: Context<any, any>): boolean {
  * @example
  * import { compress } from 'rove/compress';
  * app.use(compress({ threshold: 1024 }));
+ * app.use(compress({ filter: (type) => type.startsWith('text/html') || type.startsWith('application/json') }));
+ * app.use(compress({ filter: /^(text\/|application\/(json|ld\+json))/ }));
  */
 export function compress(options: CompressOptions = {}): Handler {
   const threshold = options.threshold ?? 1024;
   const wanted = options.encodings ?? ['br', 'gzip', 'deflate'];
   const enabled = options.enabled;
+  const filter = options.filter;
+  if (filter !== undefined && typeof filter !== 'function' && !(filter instanceof RegExp))
+    throw new TypeError('compress(): filter is a function of the content type, or a RegExp');
+  // A global or sticky RegExp keeps state between tests: a copy without those flags does not.
+  const pattern = filter instanceof RegExp ? new RegExp(filter.source, filter.flags.replace(/[gy]/g, '')) : undefined;
+  const wants = pattern !== undefined ? (type: string) => pattern.test(type) : typeof filter === 'function' ? filter : isCompressible;
   let offered: Encoding[] | undefined;
   return async (c, next) => {
     await next();
@@ -68,7 +87,7 @@ export function compress(options: CompressOptions = {}): Handler {
     const res = c.res;
     if (res.body === null || res.status === 204 || res.status === 206 || res.status === 304 || c.req.method === 'HEAD') return;
     const type = res.headers.get('content-type');
-    if (type === null || !isCompressible(type) || type.startsWith('text/event-stream')) return;
+    if (type === null || PACKED.test(type) || wants(type) !== true) return;
     if (res.headers.has('content-encoding') || /no-transform/i.test(res.headers.get('cache-control') ?? '')) return;
     // The answer depends on Accept-Encoding from here on, compressed or not.
     const vary = addVary(res.headers.get('vary'), 'Accept-Encoding');

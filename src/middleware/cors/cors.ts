@@ -14,9 +14,10 @@ export type CorsOrigins = string | readonly string[];
 export interface CorsOptions<E extends Env = any> {
   /**
    * Who may read responses: `'*'` (anyone, without credentials; the default), one origin, a list,
-   * or a function of the request's Origin that answers true to allow it (or the origin to send).
+   * or a function of the request's Origin that answers true to allow it (or the origin itself),
+   * at once or with a promise (a lookup in a database or KV); any other answer refuses.
    */
-  origin?: string | readonly string[] | ((origin: string, c: Context<any, any>) => boolean | string | null | undefined);
+  origin?: string | readonly string[] | ((origin: string, c: Context<any, any>) => OriginAnswer | Promise<OriginAnswer>);
   /**
    * The allowed origins as a function of the context, for a list kept in `c.env` (Workers):
    * `(c) => c.env.ALLOWED_ORIGINS.split(',')`. Called for requests that send Origin; what it gives
@@ -35,6 +36,9 @@ export interface CorsOptions<E extends Env = any> {
   maxAge?: number;
 }
 
+/** What an origin function answers: `true` (or the origin itself) allows; anything else refuses. */
+export type OriginAnswer = boolean | string | null | undefined;
+
 /** Which rule refused a request. */
 export type { CorsRule } from '../../event-map.ts';
 
@@ -50,7 +54,7 @@ const MAX_ANSWERS = 256;
 /** Origin lists kept checked for an `origins` function: the current one and a few changed out. */
 const MAX_ORIGIN_LISTS = 4;
 
-type OriginRule = (origin: string, c: Context<any, any>) => string | null;
+type OriginRule = (origin: string, c: Context<any, any>) => string | null | Promise<string | null>;
 
 /**
  * Answer preflights (`OPTIONS` with `Access-Control-Request-Method`) with 204 and the allowed
@@ -97,7 +101,8 @@ export function cors<E extends Env = any>(options: CorsOptions<E> = {}): Handler
 
   /** A request that is no preflight: the handlers answer, then the CORS headers are added. */
   const simple = async (c: Context<any, any>, next: Next, origin: string | undefined): Promise<void> => {
-    const allow = origin === undefined ? null : rule(origin, c);
+    const ruled = origin === undefined ? null : rule(origin, c);
+    const allow = ruled instanceof Promise ? await ruled : ruled;
     if (origin !== undefined && allow === null)
       c.emit('cors:rejected', () => ({ rule: 'origin', origin, method: c.req.method, path: c.req.path, preflight: false }));
     await next();
@@ -120,7 +125,14 @@ export function cors<E extends Env = any>(options: CorsOptions<E> = {}): Handler
     const method = origin !== undefined && req.method === 'OPTIONS' ? req.header('access-control-request-method') : undefined;
     if (method === undefined) return simple(c, next, origin);
     const from = origin as string; // a preflight has one
-    const allow = rule(from, c);
+    const ruled = rule(from, c);
+    // An async origin function: the preflight is answered when it has answered.
+    if (ruled instanceof Promise) return ruled.then((allow) => preflight(c, from, method, allow));
+    return preflight(c, from, method, ruled);
+  };
+
+  function preflight(c: Context<any, any>, from: string, method: string, allow: string | null): Response {
+    const req = c.req;
     if (allow === null) refuse(c, 'origin', from, true, `origin ${echo(from)} is not allowed`);
     const asked = req.header('access-control-request-headers');
     if (last !== undefined && last.allow === allow && last.method === method && last.asked === asked) return answer(c, last.made);
@@ -153,7 +165,7 @@ export function cors<E extends Env = any>(options: CorsOptions<E> = {}): Handler
     answered.set(key, made);
     last = { allow: allow!, method, asked, made };
     return answer(c, made);
-  };
+  }
 }
 
 /** A preflight answer's headers, made once per set of asked method and headers. */
@@ -180,9 +192,7 @@ function originRule(option: NonNullable<CorsOptions['origin']>, credentials: boo
     return (origin, c) => {
       if (!isOriginSyntax(origin) && origin !== 'null') return null;
       const answer = option(origin, c);
-      if (answer === true) return origin;
-      if (typeof answer === 'string' && answer === origin) return origin;
-      return null;
+      return answer instanceof Promise ? answer.then((a) => allows(a, origin)) : allows(answer, origin);
     };
   }
   const list = typeof option === 'string' ? [option] : option;
@@ -190,6 +200,11 @@ function originRule(option: NonNullable<CorsOptions['origin']>, credentials: boo
   if (list.includes('*')) throw new TypeError('cors(): "*" cannot be one origin in a list: use origin: "*" alone');
   const allowed = new Set(list.map((o) => normalizeOrigin(o, 'cors()')));
   return (origin) => (allowed.has(origin) ? origin : null);
+}
+
+/** Only `true`, or the origin itself, allows. */
+function allows(answer: unknown, origin: string): string | null {
+  return answer === true || answer === origin ? origin : null;
 }
 
 /**

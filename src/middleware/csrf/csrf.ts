@@ -16,9 +16,10 @@ export type CsrfOrigins = string | readonly string[];
 export interface CsrfOptions<E extends Env = any> {
   /**
    * Origins allowed besides the request's own (`https://app.example`), or a function that
-   * decides. Needed behind a proxy that changes the scheme or host the app sees.
+   * decides, at once or with a promise; only `true` allows. Needed behind a proxy that changes
+   * the scheme or host the app sees.
    */
-  origin?: string | readonly string[] | ((origin: string, c: Context<any, any>) => boolean);
+  origin?: string | readonly string[] | ((origin: string, c: Context<any, any>) => boolean | Promise<boolean>);
   /**
    * Those origins as a function of the context, for a list kept in `c.env` (Workers):
    * `(c) => [c.env.PUBLIC_ORIGIN]`. Called only for a request from another origin; what it gives
@@ -175,7 +176,7 @@ function originsRule(option: FromContext<any, CsrfOrigins | Promise<CsrfOrigins>
 }
 
 /** The `origin` option as a test, normalised once at registration. */
-function originRule(option: CsrfOptions['origin']): (origin: string, c: Context<any, any>) => boolean {
+function originRule(option: CsrfOptions['origin']): (origin: string, c: Context<any, any>) => boolean | Promise<boolean> {
   if (option === undefined) return () => false;
   if (typeof option === 'function') return option;
   const list = typeof option === 'string' ? [option] : option;

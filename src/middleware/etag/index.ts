@@ -1,2 +1,2 @@
 // rove/etag: weak ETags for dynamic responses, and 304 Not Modified.
-export { type EtagOptions, etag, weakTag } from './etag.ts';
+export { type EtagOptions, etag, RETAINED_ON_304, weakTag } from './etag.ts';

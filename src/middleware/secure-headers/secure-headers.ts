@@ -6,12 +6,27 @@ import type { Handler } from '../../compose.ts';
 import type { Context } from '../../context.ts';
 import { checkHeader } from '../../headers.ts';
 import { type CspDirectives, compileCsp } from './csp.ts';
+import { type PermissionsPolicy, permissionsPolicyHeader, reportingEndpointsHeader } from './structured.ts';
 
 export interface SecureHeadersOptions {
   /** CSP directives (`{ defaultSrc: ["'self'"], scriptSrc: ["'self'", NONCE] }`), a ready header value, or false (default: none). */
   contentSecurityPolicy?: CspDirectives | string | false;
   /** Send the CSP as Content-Security-Policy-Report-Only instead. */
   reportOnly?: boolean;
+  /**
+   * A second policy, sent as Content-Security-Policy-Report-Only beside the enforced one: try a
+   * stricter policy while the current one keeps protecting. Same forms as `contentSecurityPolicy`;
+   * a nonce in both is the same nonce.
+   */
+  contentSecurityPolicyReportOnly?: CspDirectives | string | false;
+  /** Permissions-Policy: feature → allowlist (`{ camera: [], geolocation: ['self', 'https://maps.example'] }`). Default none. */
+  permissionsPolicy?: PermissionsPolicy | false;
+  /** Cross-Origin-Embedder-Policy (`require-corp` or `credentialless`, for cross-origin isolation). Default none: it blocks cross-origin resources that do not opt in. */
+  crossOriginEmbedderPolicy?: 'require-corp' | 'credentialless' | 'unsafe-none' | false;
+  /** Reporting-Endpoints: name → URL (`{ default: 'https://r.example/reports' }`), for `report-to` in a CSP. Default none. */
+  reportingEndpoints?: Record<string, string> | false;
+  /** Delete `X-Powered-By` from the response, whoever set it. Default true. */
+  removePoweredBy?: boolean;
   /** Strict-Transport-Security on https requests. Default `max-age=31536000; includeSubDomains`; false for none. */
   strictTransportSecurity?: string | false;
   /** Default `DENY`; `SAMEORIGIN`, or false for none. */
@@ -68,26 +83,61 @@ export function secureHeaders(options: SecureHeadersOptions = {}): Handler {
   add('cross-origin-opener-policy', options.crossOriginOpenerPolicy, 'same-origin');
   add('cross-origin-resource-policy', options.crossOriginResourcePolicy, 'same-origin');
   fixed.push(['x-dns-prefetch-control', 'off'], ['x-permitted-cross-domain-policies', 'none'], ['origin-agent-cluster', '?1']);
+  if (options.crossOriginEmbedderPolicy) fixed.push(['cross-origin-embedder-policy', options.crossOriginEmbedderPolicy]);
+  if (options.permissionsPolicy) fixed.push(['permissions-policy', permissionsPolicyHeader(options.permissionsPolicy)]);
+  if (options.reportingEndpoints) fixed.push(['reporting-endpoints', reportingEndpointsHeader(options.reportingEndpoints)]);
   for (const [k, v] of Object.entries(options.headers ?? {})) fixed.push([k.toLowerCase(), v]);
   const hsts = options.strictTransportSecurity === false ? undefined : (options.strictTransportSecurity ?? 'max-age=31536000; includeSubDomains');
-  const cspName = options.reportOnly ? 'content-security-policy-report-only' : 'content-security-policy';
-  const policy = options.contentSecurityPolicy;
-  const csp =
-    policy === undefined || policy === false ? undefined : typeof policy === 'string' ? { usesNonce: false, build: () => policy } : compileCsp(policy);
-  if (typeof policy === 'string' && /[\r\n]/.test(policy)) throw new TypeError('secureHeaders: CR or LF in the Content-Security-Policy');
+  const REPORT_ONLY = 'content-security-policy-report-only';
+  const policies: [string, Csp][] = [];
+  const enforced = csp(options.contentSecurityPolicy);
+  if (enforced !== undefined) policies.push([options.reportOnly ? REPORT_ONLY : 'content-security-policy', enforced]);
+  const trial = csp(options.contentSecurityPolicyReportOnly);
+  if (trial !== undefined) {
+    if (options.reportOnly && enforced !== undefined) throw new TypeError('secureHeaders: reportOnly already sends contentSecurityPolicy as report-only');
+    policies.push([REPORT_ONLY, trial]);
+  }
   // A policy without a nonce is the same on every response: it joins the fixed headers.
-  if (csp !== undefined && !csp.usesNonce) fixed.push([cspName, csp.build(undefined)]);
+  for (const [name, p] of policies) if (!p.usesNonce) fixed.push([name, p.build(undefined)]);
+  const nonced = policies.filter(([, p]) => p.usesNonce);
   // Every name and value is checked here, once, as c.header() would check it on each request;
   // a nonce policy is checked with a stand-in nonce (a real one is base64, which is always sendable).
   for (const [name, value] of fixed) checkHeader(name, value);
   if (hsts !== undefined) checkHeader('strict-transport-security', hsts);
-  if (csp?.usesNonce) checkHeader(cspName, csp.build('AAAA'));
+  for (const [name, p] of nonced) checkHeader(name, p.build('AAAA'));
   const onHttps: [string, string][] = hsts === undefined ? fixed : [...fixed, ['strict-transport-security', hsts]];
+  const removePoweredBy = options.removePoweredBy !== false;
 
-  return (c, next) => {
+  return async (c, next) => {
     const pairs = c.req.protocol === 'https' ? onHttps : fixed;
     for (let i = 0; i < pairs.length; i++) c.header(pairs[i][0], pairs[i][1]);
-    if (csp?.usesNonce) c.header(cspName, csp.build(cspNonce(c)));
-    return next();
+    for (const [name, p] of nonced) c.header(name, p.build(cspNonce(c)));
+    await next();
+    if (!removePoweredBy) return;
+    // Set through c.header(): still pending, added to the response after the chain.
+    c.header('x-powered-by', undefined);
+    if (c.res.headers.has('x-powered-by')) c.res = withoutPoweredBy(c.res);
   };
+}
+
+type Csp = ReturnType<typeof compileCsp>;
+
+/** A policy option compiled: directives, a ready value, or nothing. */
+function csp(policy: CspDirectives | string | false | undefined): Csp | undefined {
+  if (policy === undefined || policy === false) return undefined;
+  if (typeof policy !== 'string') return compileCsp(policy);
+  if (/[\r\n]/.test(policy)) throw new TypeError('secureHeaders: CR or LF in the Content-Security-Policy');
+  return { usesNonce: false, build: () => policy };
+}
+
+/** The response without X-Powered-By, copied first when its headers are immutable (a fetch() response). */
+function withoutPoweredBy(res: Response): Response {
+  try {
+    res.headers.delete('x-powered-by');
+    return res;
+  } catch {
+    const copy = new Response(res.body, res);
+    copy.headers.delete('x-powered-by');
+    return copy;
+  }
 }
