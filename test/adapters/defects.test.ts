@@ -84,4 +84,27 @@ describe.each(RUNTIMES)('fixed defects over HTTP on %s', (runtime) => {
     const res = await fetch(url('/defects/append'));
     expect(res.headers.get('vary')).toBe('Accept-Encoding, Origin');
   });
+
+  it('a chunked body behind a small Content-Length is refused (413, or the runtime’s own 400), never read past the limit', async () => {
+    const chunk = 'x'.repeat(64);
+    const head = `POST /defects/limit HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n${runtime === 'workerd' ? 'CF-Connecting-IP: 127.0.0.1\r\n' : ''}\r\n`;
+    const res = await rawRequest(port, head, `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`);
+    expect([400, 413]).toContain(res.status);
+    expect(res.body).not.toContain(chunk);
+    expect((await fetch(url('/defects/append'))).status).toBe(200);
+  });
+
+  it('csrf() beside a bearer API: an unauthenticated DELETE without cookies gets the API’s 401, not a CSRF 403', async () => {
+    expect((await fetch(url('/defects/csrf/api/notes/1'), { method: 'DELETE', headers: peer })).status).toBe(401);
+    const withToken = await fetch(url('/defects/csrf/api/notes/1'), { method: 'DELETE', headers: { ...peer, authorization: 'Bearer right-token' } });
+    expect(withToken.status).toBe(200);
+    // A cookie-carrying JSON post without a token is refused, with a hint for a JSON client.
+    const refused = await fetch(url('/defects/csrf/form'), {
+      method: 'POST',
+      headers: { ...peer, cookie: 'sid=x', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/x-csrf-token header/);
+  });
 });
