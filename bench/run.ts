@@ -10,6 +10,7 @@ import { mergeRows, splitResumed } from './lib/merge.ts';
 import { collectMeta } from './lib/meta.ts';
 import { pinningText, setUpPinning } from './lib/pin.ts';
 import { killAllNow, stopAll } from './lib/proc.ts';
+import { prepareRedis } from './lib/redis-run.ts';
 import { type BenchResult, configForJson, type Row } from './lib/result.ts';
 import { Aborted, plannedRows, Runner } from './lib/runner.ts';
 import { SCENARIO_IDS } from './lib/scenarios.ts';
@@ -87,6 +88,7 @@ async function main(): Promise<number> {
   }
 
   const database = await prepareDatabase(config, console.log);
+  const redis = await prepareRedis(config, console.log);
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   const meta = collectMeta(command, config.baseline);
   let done: Row[] = [];
@@ -156,6 +158,7 @@ async function main(): Promise<number> {
   } finally {
     await stopAll();
     await database?.stop();
+    await redis?.stop();
   }
   clearStatus();
 

@@ -19,9 +19,9 @@ export const KNOWN_LIMITS: readonly KnownLimit[] = [
   },
   {
     runtime: 'bun',
-    scenarios: ['static', 'static-304', 'session-read', 'csrf-post'],
+    scenarios: ['static', 'static-304', 'session-read', 'csrf-post', 'session-read-redis'],
     pipelined: true,
-    note: 'the same Bun 1.4 pipelining bug (oven-sh/bun#38128) for responses that wait on I/O: a file read, or Web Crypto for the session and CSRF token; Rove, Hono and the bare server alike. With --pipelining 1 these routes serve normally.',
+    note: 'the same Bun 1.4 pipelining bug (oven-sh/bun#38128) for responses that wait on I/O: a file read, Web Crypto for the session and CSRF token, or a Redis reply; Rove, Hono and the bare server alike. With --pipelining 1 these routes serve normally.',
   },
   {
     runtime: 'workerd',

@@ -2,7 +2,7 @@
 // a session read, a CORS preflight, security headers and a CSRF-checked form post.
 // Each framework makes its own cookie, token and ETag, so the scenarios that need one
 // take it from a setup request sent to the target first (Scenario.setup).
-import { CORS_ORIGIN, CSS_SIZE, SESSION_BODY, STATIC_CACHE_CONTROL } from '../shared/app-layer.ts';
+import { CORS_ORIGIN, CSS_SIZE, RATE_POLICY, SESSION_BODY, STATIC_CACHE_CONTROL } from '../shared/app-layer.ts';
 import type { FrameworkId, RuntimeId } from './config.ts';
 import type { ProbeResponse } from './http.ts';
 import type { Expectation, RequestSpec, Scenario, Setup } from './scenarios.ts';
@@ -52,6 +52,14 @@ const SESSION_SETUP: Setup = {
     return { ...withHeaders(out, { origin: `http://127.0.0.1:${port}` }), body: request.body?.replace('{token}', encodeURIComponent(token)) };
   },
 };
+
+/** GET /session-redis/start writes the session into Redis and sets its cookie. */
+const REDIS_SESSION_SETUP: Setup = {
+  request: { method: 'GET', path: '/session-redis/start' },
+  apply: (res, request) => withHeaders(request, { cookie: cookiesOf(res) }),
+};
+// Round 3 runs where a process keeps one Redis client and the client address is known.
+const PROCESS_RUNTIMES: readonly RuntimeId[] = ['node', 'deno', 'bun'];
 
 // No Content-Length required: Hono's serveStatic on Deno streams the file without one.
 const CSS_HEADERS = { etag: /^(W\/)?"[^"]+"$/, 'cache-control': STATIC_CACHE_CONTROL };
@@ -118,6 +126,29 @@ export function appLayerScenarios(simple: Simple): Scenario[] {
       { method: 'POST', path: '/form', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=bench&_csrf={token}' },
       { status: 200, contentType: 'text/plain', body: 'ok bench' },
       { frameworks: NO_RAW, needs: 'rove/csrf', setup: SESSION_SETUP },
+    ),
+    // Round 3 (BENCH.md). Hono: hono-rate-limiter is not installed here, so bench/hono/rate-limit.ts
+    // stands in (a hand-written fixed-window Map counter with the same fields). raw: none.
+    simple(
+      'rate-limited',
+      'Rate limit (memory store, 1,000,000/min per address); Hono: hand-written fixed window, not hono-rate-limiter',
+      { method: 'GET', path: '/limited' },
+      {
+        status: 200,
+        contentType: 'application/json',
+        body: '{"ok":true}',
+        headers: { 'ratelimit-policy': RATE_POLICY, ratelimit: /^"default";r=\d+;t=\d+$/ },
+      },
+      { frameworks: NO_RAW, needs: 'rove/rate-limit', runtimes: PROCESS_RUNTIMES },
+    ),
+    // Rove's session() with redisStore against one bare Redis GET of the same key (raw); Hono has
+    // no server-side session store to compare.
+    simple(
+      'session-read-redis',
+      'Session read from Redis (one client per process); raw: one Redis GET',
+      { method: 'GET', path: '/session-redis' },
+      { status: 200, contentType: 'application/json', body: SESSION_BODY },
+      { frameworks: ['rove', 'raw'], variant: 'redis', needs: 'rove/session redisStore', setup: REDIS_SESSION_SETUP, runtimes: PROCESS_RUNTIMES },
     ),
   ];
 }

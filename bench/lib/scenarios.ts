@@ -38,7 +38,7 @@ export interface Check {
  * started main.ts, main-worker.ts and main-log.ts: with one empty event
  * listener attached, or with the worker pool enabled.
  */
-export type Variant = 'default' | 'listener' | 'workers' | 'db';
+export type Variant = 'default' | 'listener' | 'workers' | 'db' | 'redis';
 
 export interface Scenario {
   id: string;

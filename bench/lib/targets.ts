@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { FrameworkId, RuntimeId } from './config.ts';
 import { dbEnv } from './db-run.ts';
 import { ROOT, resolveBin } from './proc.ts';
+import { redisEnv } from './redis-run.ts';
 import type { Variant } from './scenarios.ts';
 import { bundleWorker, workerdConfig } from './workerd.ts';
 
@@ -92,6 +93,7 @@ export function launchFor(o: LaunchOptions): Launch {
   if (o.variant === 'listener') env.BENCH_LISTENER = '1';
   if (o.variant === 'workers') env.BENCH_WORKERS = '1';
   if (o.variant === 'db') Object.assign(env, dbEnv());
+  if (o.variant === 'redis') Object.assign(env, redisEnv());
   // --processes N: rove's own serve({ processes }) on node, deno and bun; `deno serve --parallel` on deno-deploy.
   const group = o.processes !== undefined && o.processes > 1 && (o.framework === 'rove' || o.framework === 'rove-baseline');
   if (group) env.BENCH_PROCESSES = String(o.processes);

@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
+import { connectFromUrl } from '../shared/resp.ts';
 import { type OpenFile, withAppLayer } from './app-layer.ts';
 import { dbRoutesFromEnv } from './db.ts';
 import { handle } from './handler.ts';
+import { withRedisSession } from './redis.ts';
 
 // Bun.file as the body: Bun sends it with sendfile.
 const open: OpenFile = async (path) => {
@@ -13,5 +15,8 @@ const open: OpenFile = async (path) => {
 Bun.serve({
   port: Number(process.env.PORT ?? 8000),
   hostname: process.env.HOST ?? '127.0.0.1',
-  fetch: dbRoutesFromEnv(withAppLayer(handle, open), (n) => process.env[n]),
+  fetch: withRedisSession(
+    dbRoutesFromEnv(withAppLayer(handle, open), (n) => process.env[n]),
+    await connectFromUrl(process.env.REDIS_URL),
+  ),
 });

@@ -1,6 +1,8 @@
+import { connectFromUrl } from '../shared/resp.ts';
 import { type OpenFile, withAppLayer } from './app-layer.ts';
 import { dbRoutesFromEnv } from './db.ts';
 import { handle } from './handler.ts';
+import { withRedisSession } from './redis.ts';
 
 const open: OpenFile = async (path) => {
   const info = await Deno.stat(path).catch(() => null);
@@ -10,5 +12,8 @@ const open: OpenFile = async (path) => {
 
 Deno.serve(
   { port: Number(Deno.env.get('PORT') ?? 8000), hostname: Deno.env.get('HOST') ?? '127.0.0.1' },
-  dbRoutesFromEnv(withAppLayer(handle, open), (n) => Deno.env.get(n)),
+  withRedisSession(
+    dbRoutesFromEnv(withAppLayer(handle, open), (n) => Deno.env.get(n)),
+    await connectFromUrl(Deno.env.get('REDIS_URL')),
+  ),
 );

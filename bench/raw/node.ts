@@ -6,9 +6,11 @@ import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, STATIC_CACHE_CONTR
 import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../shared/fixtures.ts';
 import { eachMeta, escapeHtml, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
+import { connectFromUrl } from '../shared/resp.ts';
 import { paramsSchema, validationProblem } from '../shared/schema.ts';
 import { etagOf, matches } from './app-layer.ts';
 import { nodeDbRoutes } from './db.ts';
+import { nodeRedisSession } from './redis.ts';
 
 const log = new RingLog();
 const limiter = new RateLimiter();
@@ -70,8 +72,11 @@ const PREFLIGHT = {
   vary: 'Origin',
 };
 
+const redisRoute = nodeRedisSession(await connectFromUrl(process.env.REDIS_URL));
+
 const server = createServer((req, res) => {
   if (dbRoute(req, res)) return;
+  if (redisRoute(req, res)) return;
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);

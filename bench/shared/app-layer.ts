@@ -15,3 +15,12 @@ export const SESSION_BODY = '{"user":"bench-user","visits":1}';
 export const CORS_ORIGIN = 'https://app.example';
 export const CORS_METHODS = ['GET', 'POST'] as const;
 export const CORS_MAX_AGE = 600;
+
+/** `rate-limited` (Round 3): a memory-store limit this high never trips under the bench's load. */
+export const RATE_LIMIT = 1_000_000;
+export const RATE_WINDOW_S = 60;
+export const RATE_POLICY = `"default";q=${RATE_LIMIT};w=${RATE_WINDOW_S}`;
+
+/** `session-read-redis` (Round 3): the prefix of the session keys in the bench's redis-server, and the raw peer's cookie. */
+export const REDIS_SESSION_PREFIX = 'session:';
+export const RAW_SESSION_COOKIE = 'sid';

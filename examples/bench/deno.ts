@@ -1,10 +1,16 @@
 import { serve } from '../../adapters/deno/index.ts';
 import { serveStatic } from '../../adapters/deno/static.ts';
+import { connectFromUrl } from '../../bench/shared/resp.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
+// REDIS_URL (the session-read-redis targets): one Redis client for this process.
 const app = dbRoutesFromEnv(
-  createBenchApp({ listener: Deno.env.get('BENCH_LISTENER') === '1', threads: Deno.env.get('BENCH_WORKERS') === '1', appLayer: { serveStatic } }),
+  createBenchApp({
+    listener: Deno.env.get('BENCH_LISTENER') === '1',
+    threads: Deno.env.get('BENCH_WORKERS') === '1',
+    appLayer: { serveStatic, redis: await connectFromUrl(Deno.env.get('REDIS_URL')) },
+  }),
   (n) => Deno.env.get(n),
 );
 serve(app, {

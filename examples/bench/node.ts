@@ -1,10 +1,16 @@
 import { serve } from '../../adapters/node/index.ts';
 import { serveStatic } from '../../adapters/node/static.ts';
+import { connectFromUrl } from '../../bench/shared/resp.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 
+// REDIS_URL (the session-read-redis targets): one Redis client for this process.
 const app = dbRoutesFromEnv(
-  createBenchApp({ listener: process.env.BENCH_LISTENER === '1', threads: process.env.BENCH_WORKERS === '1', appLayer: { serveStatic } }),
+  createBenchApp({
+    listener: process.env.BENCH_LISTENER === '1',
+    threads: process.env.BENCH_WORKERS === '1',
+    appLayer: { serveStatic, redis: await connectFromUrl(process.env.REDIS_URL) },
+  }),
   (n) => process.env[n],
 );
 serve(app, {

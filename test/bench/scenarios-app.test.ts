@@ -62,4 +62,27 @@ describe('bench app-layer scenarios', () => {
       'workerd/hono/session-read',
     ]);
   });
+  it('Round 3: rate-limited is Rove and Hono (no raw), session-read-redis Rove and raw, on node, deno and bun', () => {
+    const config = resolveConfig({ scenarios: ['rate-limited', 'session-read-redis'], runtimes: ['node', 'workerd'], frameworks: ['rove', 'hono', 'raw'] }, [
+      'rate-limited',
+      'session-read-redis',
+    ]);
+    expect(plannedRows(config).map((r) => `${r.runtime}/${r.framework}/${r.scenario.id}`)).toEqual([
+      'node/rove/rate-limited',
+      'node/hono/rate-limited',
+      'node/rove/session-read-redis',
+      'node/raw/session-read-redis',
+    ]);
+    expect(scenarioById('session-read-redis').variant).toBe('redis');
+  });
+
+  it('rate-limited checks both RateLimit fields; session-read-redis sends the cookie of its start request', () => {
+    const expect200 = scenarioById('rate-limited').checks[0]!.expect;
+    const ok = { 'content-type': 'application/json', 'ratelimit-policy': '"default";q=1000000;w=60', ratelimit: '"default";r=999999;t=60' };
+    expect(checkResponse(expect200, { status: 200, headers: ok, body: '{"ok":true}' })).toBeNull();
+    expect(checkResponse(expect200, { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' })).toMatch(/ratelimit/);
+    const s = scenarioById('session-read-redis');
+    const req = s.setup!.apply(answer({ 'set-cookie': 'rsid=abc; Path=/; HttpOnly' }, '{"ok":true}'), s.request, 1);
+    expect(req).toEqual({ method: 'GET', path: '/session-redis', headers: { cookie: 'rsid=abc' } });
+  });
 });

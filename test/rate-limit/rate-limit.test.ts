@@ -147,6 +147,40 @@ describe('rateLimit', () => {
     });
   });
 
+  it('a store that answers at once is used without a timer; one that throws or answers nonsense at once fails as an async one does', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const get = makeApp({ window: 60, limit: 2, store: memoryStore() });
+    expect((await get('/api', '10.0.0.1')).status).toBe(200);
+    expect((await get('/api', '10.0.0.1')).status).toBe(200);
+    expect((await get('/api', '10.0.0.1')).status).toBe(429);
+    expect(timers).not.toHaveBeenCalled();
+    timers.mockRestore();
+    const throwing = makeApp({
+      window: 60,
+      limit: 1,
+      store: {
+        hit: () => {
+          throw new Error('down');
+        },
+      },
+    });
+    expect((await throwing('/api', '10.0.0.1')).status).toBe(503);
+    const openThrowing = makeApp({
+      window: 60,
+      limit: 1,
+      store: {
+        hit: () => {
+          throw new Error('down');
+        },
+      },
+      onStoreError: 'open',
+    });
+    expect((await openThrowing('/api', '10.0.0.1')).status).toBe(200);
+    const nonsense = makeApp({ window: 60, limit: 1, store: { hit: () => ({}) as never } });
+    expect((await nonsense('/api', '10.0.0.1')).status).toBe(503);
+  });
+
   it('refuses bad options at registration', () => {
     expect(() => rateLimit({ window: 0, limit: 1 })).toThrow(RangeError);
     expect(() => rateLimit({ window: 1.5, limit: 1 })).toThrow(RangeError);

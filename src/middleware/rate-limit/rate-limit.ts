@@ -82,26 +82,44 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
   const prefix = `${name}:`;
   const log = throttledLog();
 
-  const count = async (key: string, c: Context<E, any, any>): Promise<RateLimitHit | undefined> => {
+  const checked = (hit: RateLimitHit): RateLimitHit => {
+    if (!Number.isFinite(hit?.count) || !Number.isFinite(hit?.resetMs)) throw new TypeError('the store answered without a count and a reset time');
+    return hit;
+  };
+  const failed = (error: unknown): undefined => {
+    log(`rateLimit(): store error, failing ${onStoreError === 'open' ? 'open (request let through)' : 'closed (503)'}`, error);
+    if (onStoreError === 'open') return undefined;
+    throw new HttpError(503, 'Rate limit unavailable', { cause: error, headers: { 'retry-after': '1' } });
+  };
+  // A store that answers at once (memoryStore) needs no timer: only a pending answer is raced
+  // against storeTimeout, so the in-memory limit costs no setTimeout and no promise per request.
+  const count = (key: string, c: Context<E, any, any>): RateLimitHit | undefined | Promise<RateLimitHit | undefined> => {
+    let pending: Promise<RateLimitHit> | RateLimitHit;
+    try {
+      pending = store.hit(prefix + key, windowMs, c);
+      if (!isThenable(pending)) return checked(pending);
+    } catch (error) {
+      return failed(error);
+    }
+    return raced(pending);
+  };
+  const raced = async (pending: Promise<RateLimitHit>): Promise<RateLimitHit | undefined> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timedOut = new Promise<never>((_, fail) => {
         timer = setTimeout(() => fail(new Error(`the store did not answer in ${storeTimeout} ms`)), storeTimeout);
       });
-      const hit = await Promise.race([store.hit(prefix + key, windowMs, c), timedOut]);
-      if (!Number.isFinite(hit?.count) || !Number.isFinite(hit?.resetMs)) throw new TypeError('the store answered without a count and a reset time');
-      return hit;
+      return checked(await Promise.race([pending, timedOut]));
     } catch (error) {
-      log(`rateLimit(): store error, failing ${onStoreError === 'open' ? 'open (request let through)' : 'closed (503)'}`, error);
-      if (onStoreError === 'open') return undefined;
-      throw new HttpError(503, 'Rate limit unavailable', { cause: error, headers: { 'retry-after': '1' } });
+      return failed(error);
     } finally {
       clearTimeout(timer);
     }
   };
 
   return async (c, next) => {
-    let key = await keyOf(c);
+    const found = keyOf(c);
+    let key = isThenable(found) ? await found : found;
     if (key === undefined || key === null || key === '') {
       if (missingKey === 'allow') return next();
       if (missingKey === 'reject') {
@@ -114,7 +132,8 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
     } else if (key.length > MAX_KEY_LENGTH) {
       key = `#${await sha256(key)}`;
     }
-    const hit = await count(key, c);
+    const counted = count(key, c);
+    const hit = isThenable(counted) ? await counted : counted;
     if (hit === undefined) return next();
     const reset = Math.max(0, Math.ceil(hit.resetMs / 1000));
     const remaining = Math.max(0, limit - hit.count);
@@ -130,6 +149,10 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
     }
     return next();
   };
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 async function sha256(text: string): Promise<string> {
