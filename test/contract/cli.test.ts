@@ -72,4 +72,14 @@ describe('contract > rove openapi', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/v1/users'].post.security).toEqual([{ bearer: [] }, { jwt: [] }]);
   });
+
+  it('the built executable on plain Node loads a .ts module through tsx', () => {
+    // Node 20 cannot import .ts: the command registers tsx (a devDependency here) and retries.
+    // Declarations only: the fixture's App uses src/, the built command dist/ (another registry).
+    const stdout = execFileSync(process.execPath, ['dist/adapters/cli/bin.js', 'openapi', 'test/contract/fixture/api.ts', '--export', 'api'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(Object.keys(JSON.parse(stdout).paths)).toContain('/v1/users/{id}');
+  });
 });
