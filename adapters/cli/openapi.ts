@@ -1,6 +1,6 @@
 // `rove openapi <module>`: the OpenAPI 3.1 document of a module's App (or of its route()/group()
 // declarations), written as JSON.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,13 +56,16 @@ async function load(file: string, cwd: string): Promise<Record<string, unknown>>
     if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?tsx?$/.test(file)) throw error;
     let api: string;
     try {
-      api = createRequire(join(cwd, 'package.json')).resolve('tsx/esm/api');
+      // require.resolve gives tsx's CommonJS build (index.cjs); its ES module build (index.mjs) sits beside it.
+      const cjs = createRequire(join(cwd, 'package.json')).resolve('tsx/esm/api');
+      const mjs = cjs.replace(/\.cjs$/, '.mjs');
+      api = existsSync(mjs) ? mjs : cjs;
     } catch {
       throw new Error(`${file} is TypeScript, which this Node cannot load: install tsx, or run under Bun, Deno or Node 22.18+`);
     }
     const tsx = (await import(pathToFileURL(api).href)) as { register: () => unknown };
     tsx.register();
-    return await import(url);
+    return await import(`${url}?tsx`); // another URL: Node keeps the failed import of the first
   }
 }
 
