@@ -15,6 +15,8 @@ export interface WorkerdConfigOptions {
   bindings?: Readonly<Record<string, string>>;
   /** Let the worker's fetch() and connect() reach loopback and private addresses (a local database). */
   allowLocalNetwork?: boolean;
+  /** Text modules (wrangler's `Text` rule): files beside the config, each imported by its name as a string. */
+  textModules?: readonly string[];
 }
 
 const capnpString = (s: string) => JSON.stringify(s); // capnp text strings use the same escapes
@@ -32,7 +34,7 @@ const config :Workerd.Config = (
 );
 
 const mainWorker :Workerd.Worker = (
-  modules = [ (name = ${capnpString(o.module)}, esModule = embed ${capnpString(o.module)}) ],
+  modules = [ (name = ${capnpString(o.module)}, esModule = embed ${capnpString(o.module)})${(o.textModules ?? []).map((m) => `, (name = ${capnpString(m)}, text = embed ${capnpString(m)})`).join('')} ],
   compatibilityDate = ${capnpString(o.compatibilityDate ?? '2025-01-01')},
   compatibilityFlags = [${flags}],
   bindings = [${bindings}],${o.allowLocalNetwork ? '\n  globalOutbound = "net",' : ''}
@@ -41,7 +43,7 @@ const mainWorker :Workerd.Worker = (
 }
 
 /** Bundles a worker entry into one ES module (what wrangler would upload). */
-export function bundleWorker(entry: string, outfile: string, define: Record<string, string> = {}, cwd = ROOT): void {
+export function bundleWorker(entry: string, outfile: string, define: Record<string, string> = {}, cwd = ROOT, external: readonly string[] = []): void {
   const args = [
     entry,
     '--bundle',
@@ -54,6 +56,7 @@ export function bundleWorker(entry: string, outfile: string, define: Record<stri
     // Provided by workerd itself (node:* with the nodejs_compat flag), as wrangler leaves them.
     '--external:node:*',
     '--external:cloudflare:*',
+    ...external.map((e) => `--external:${e}`),
     `--outfile=${outfile}`,
     ...Object.entries(define).map(([k, v]) => `--define:${k}=${v}`),
   ];

@@ -4,6 +4,7 @@
 export { type ClientOptions, createClient, fillPath } from './client.ts';
 export { declaredRoute, implement } from './implement.ts';
 export { type OpenAPIDocument, type OpenAPIOptions, openapi, openapiHandler, openapiPaths } from './openapi.ts';
+export { type ReferenceOptions, referenceHandler, referencePage, type ScriptSource, scriptHandler } from './reference.ts';
 export { group, isRoute, route } from './route.ts';
 export type {
   AuthScheme,

@@ -1,6 +1,6 @@
 // Starts an example app on one runtime, on a free loopback port, as a direct
 // child process of the runtime binary, and stops it by pid.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
@@ -33,6 +33,11 @@ function needsMiniflare(dir: string): boolean {
   return existsSync(file) && /^\s*(?:\[assets\]|\[\[kv_namespaces\]\])/m.test(readFileSync(file, 'utf8'));
 }
 
+function textModules(dir: string): Record<string, string> {
+  const file = join(ROOT, dir, 'text-modules.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+}
+
 function command(runtime: Runtime, dir: string, port: number, scratch: string, bindings: Record<string, string>): { bin: string; args: string[] } {
   switch (runtime) {
     case 'node':
@@ -46,8 +51,18 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string, b
     case 'workerd': {
       // An example whose wrangler.toml needs platform services (assets, KV) runs under Miniflare: see miniflare.ts.
       if (needsMiniflare(dir)) return { bin: resolveBin('node'), args: ['--import', 'tsx', 'test/conformance/miniflare.ts', dir] };
-      bundleWorker(join(ROOT, dir, 'worker.ts'), join(scratch, 'worker.js'));
+      // Text modules a worker imports (wrangler's `Text` rule), named in text-modules.json: { name: file from the root }.
+      const texts = textModules(dir);
+      for (const [name, file] of Object.entries(texts)) copyFileSync(join(ROOT, file), join(scratch, name));
+      bundleWorker(
+        join(ROOT, dir, 'worker.ts'),
+        join(scratch, 'worker.js'),
+        {},
+        ROOT,
+        Object.keys(texts).map((name) => `./${name}`),
+      );
       const config = workerdConfig({
+        textModules: Object.keys(texts),
         port,
         module: 'worker.js',
         compatibilityFlags: ['nodejs_compat'],

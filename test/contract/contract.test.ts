@@ -5,7 +5,7 @@ import { createClient, fillPath, group, implement, openapi, openapiPaths, route 
 import { validate } from '../../src/validate.ts';
 import { api, getUser } from './fixture/api.ts';
 import { makeApp } from './fixture/app.ts';
-import { checkOpenAPI } from './openapi-check.ts';
+import { openAPIErrors, validateOpenAPI } from './openapi-check.ts';
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',
@@ -94,9 +94,9 @@ describe('contract > openapi', () => {
     expect(openapiPaths('/static/*rest')[0]).toEqual({ path: '/static/{rest}', params: [{ name: 'rest', wildcard: true }] });
   });
 
-  it('the document of a contract describes params, query, headers, bodies, responses and security', () => {
+  it('the document of a contract describes params, query, headers, bodies, responses and security', async () => {
     const doc = openapi(api, { info, servers: [{ url: 'https://api.example.com' }] });
-    expect(checkOpenAPI(doc)).toEqual([]);
+    expect(await openAPIErrors(doc)).toEqual([]);
     const get = doc.paths['/v1/users/{id}'].get as any;
     expect(get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[0-9]+)$' } });
     expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '404', 'default']);
@@ -124,21 +124,21 @@ describe('contract > openapi', () => {
     expect(doc.paths['/v1/files/{dir}']).toBeDefined();
   });
 
-  it('the document of an app holds its declared routes and its plain ones', () => {
+  it('the document of an app holds its declared routes and its plain ones', async () => {
     const doc = openapi(makeApp(), { info });
-    expect(checkOpenAPI(doc)).toEqual([]);
+    expect(await openAPIErrors(doc)).toEqual([]);
     expect(doc.paths['/v1/users/{id}'].get).toBeDefined();
     expect((doc.paths['/plain/{slug}'].get as any).parameters[0]).toMatchObject({ name: 'slug', in: 'path' });
   });
 
-  it('a plain route is described as far as its validate() schemas tell', () => {
+  it('a plain route is described as far as its validate() schemas tell', async () => {
     const app = new App();
     app.post('/notes/:id', validate('query', z.object({ draft: z.enum(['yes', 'no']) })), validate('json', z.object({ text: z.string() })), (c) =>
       c.text('ok'),
     );
     app.all('/any', (c) => c.text('any'));
     const doc = openapi(app, { info });
-    expect(checkOpenAPI(doc)).toEqual([]);
+    expect(await openAPIErrors(doc)).toEqual([]);
     const op = doc.paths['/notes/{id}'].post as any;
     expect(op.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([
       ['id', 'path', true],
@@ -149,12 +149,12 @@ describe('contract > openapi', () => {
     expect(doc.paths['/any']).toBeUndefined();
   });
 
-  it('declared routes on a mounted app keep their declarations under the full path', () => {
+  it('declared routes on a mounted app keep their declarations under the full path', async () => {
     const sub = new App();
     implement(sub, getUser, (c) => c.json({ id: c.valid('params').id, name: 'x' }, 200));
     const app = new App().route('/api', sub);
     const doc = openapi(app, { info });
-    expect(checkOpenAPI(doc)).toEqual([]);
+    expect(await openAPIErrors(doc)).toEqual([]);
     const op = doc.paths['/api/users/{id}'].get as any;
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', 'default']);
     expect(op.summary).toBe('One user');
@@ -172,12 +172,20 @@ describe('contract > openapi', () => {
     expect(Object.keys((doc.paths['/b'].get as any).responses)).toContain('201');
   });
 
+  it('the validator is real: it rejects a broken document', async () => {
+    const doc = structuredClone(openapi(api, { info })) as any;
+    expect(await openAPIErrors(doc)).toEqual([]);
+    delete doc.paths['/v1/users/{id}'].get.parameters; // {id} in the path, never declared
+    doc.paths['/v1/users'].get.responses = 'none';
+    expect((await validateOpenAPI(doc)).join('\n')).toMatch(/responses|parameter/i);
+  });
+
   it('the app serves its document as JSON', async () => {
     const res = await makeApp().request('/openapi.json');
     expect(res.headers.get('content-type')).toBe('application/json');
     const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(checkOpenAPI(doc)).toEqual([]);
+    expect(await openAPIErrors(doc)).toEqual([]);
   });
 
   it('a schema without ~standard.jsonSchema uses options.jsonSchema, or {}', () => {

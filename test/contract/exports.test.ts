@@ -18,7 +18,21 @@ describe('contract > package entry', () => {
   it('rove/contract resolves on Node, Bun and Deno with the same exports', () => {
     const node = run(process.execPath, ['--input-type=module', '-e', script]);
     expect(node.split(',')).toEqual(
-      ['createClient', 'fillPath', 'group', 'implement', 'isRoute', 'openapi', 'openapiHandler', 'openapiPaths', 'route', 'declaredRoute'].sort(),
+      [
+        'createClient',
+        'fillPath',
+        'group',
+        'implement',
+        'isRoute',
+        'openapi',
+        'openapiHandler',
+        'openapiPaths',
+        'referenceHandler',
+        'referencePage',
+        'route',
+        'scriptHandler',
+        'declaredRoute',
+      ].sort(),
     );
     expect(run(realpathSync(join(ROOT, 'node_modules/.bin/bun')), ['-e', script])).toBe(node);
     expect(run(realpathSync(join(ROOT, 'node_modules/.bin/deno')), ['eval', '--ext=ts', script])).toBe(node);

@@ -1,6 +1,9 @@
-// A structural check of an OpenAPI 3.1 document, for the rules Rove's documents must keep
-// (no OpenAPI validator is installed: @readme/openapi-parser and @apidevtools are absent).
-// Returns the broken rules; empty when the document passes.
+// Checks of an OpenAPI 3.1 document: `validateOpenAPI` runs a real validator
+// (@apidevtools/swagger-parser: the OpenAPI 3.1 JSON Schema, then its own semantic rules, such
+// as path params declared and operationIds unique); `checkOpenAPI` is a structural check of the
+// rules Rove's documents must keep, some of which the schema does not state (every $ref resolves,
+// a path param per template). Each returns the broken rules; empty when the document passes.
+import SwaggerParser from '@apidevtools/swagger-parser';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const LOCATIONS = ['query', 'header', 'path', 'cookie'];
@@ -90,4 +93,19 @@ export function checkOpenAPI(doc: Json): string[] {
   }
   for (const ref of refs(doc)) if (pointer(doc, ref) === undefined) fail('$ref', `${ref} does not resolve`);
   return errors;
+}
+
+/** SwaggerParser.validate on a deep copy (it dereferences in place), as a list of messages. */
+export async function validateOpenAPI(doc: Json): Promise<string[]> {
+  try {
+    await SwaggerParser.validate(structuredClone(doc));
+    return [];
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
+
+/** Both: the validator's messages, then the structural checker's. */
+export async function openAPIErrors(doc: Json): Promise<string[]> {
+  return [...(await validateOpenAPI(doc)), ...checkOpenAPI(doc)];
 }

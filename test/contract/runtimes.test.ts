@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/contract/index.ts';
 import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
 import type { api } from './fixture/api.ts';
-import { checkOpenAPI } from './openapi-check.ts';
+import { standaloneScript } from './fixture/scalar.ts';
+import { openAPIErrors } from './openapi-check.ts';
 
 describe.each(RUNTIMES)('contract on %s', (runtime) => {
   let server: Running;
@@ -20,10 +21,26 @@ describe.each(RUNTIMES)('contract on %s', (runtime) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     const doc = await res.json();
-    expect(checkOpenAPI(doc)).toEqual([]);
+    expect(await openAPIErrors(doc)).toEqual([]);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/v1/users', '/v1/users/{id}', '/v1/users/{id}/name', '/v1/files/{dir}/{name}', '/v1/files/{dir}', '/plain/{slug}']),
     );
+  });
+
+  it('serves the reference page and, from the app itself, the script it loads', async () => {
+    const page = await fetch(`${server.url}/reference`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    const src = /<script src="([^"]+)"><\/script>/.exec(html)?.[1];
+    expect(src).toBe('/reference/standalone.js');
+    expect(html).toContain('"url":"/openapi.json"');
+    const script = await fetch(new URL(src!, server.url));
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const text = await script.text();
+    expect(text).toBe(await standaloneScript());
+    expect(text).toContain('createApiReference');
   });
 
   it('the typed client calls every declared route', async () => {
