@@ -238,8 +238,20 @@ describe('contract > client', () => {
 });
 
 describe('contract > valibot', () => {
-  // valibot 1.5 has no ~standard.jsonSchema, and @valibot/to-json-schema is not installed here:
-  // validation works as with zod, and the document takes the `jsonSchema` option's answer.
+  // valibot 1.5 has no ~standard.jsonSchema: validation works as with zod, and the document takes
+  // the `jsonSchema` option's answer, which @valibot/to-json-schema gives.
+  it('a valibot schema is described through @valibot/to-json-schema, and the document is valid', async () => {
+    const v = await import('valibot');
+    const { toJsonSchema } = await import('@valibot/to-json-schema');
+    const Post = v.object({ title: v.pipe(v.string(), v.minLength(1)), tags: v.optional(v.array(v.string())) });
+    const r = route({ method: 'POST', path: '/posts', request: { json: Post }, responses: { 201: Post } });
+    const doc = openapi(r, { info: { title: 't', version: '1' }, jsonSchema: (s) => toJsonSchema(s as never) as Record<string, unknown> });
+    const schema = (doc.paths['/posts'].post as any).requestBody.content['application/json'].schema;
+    expect(schema).toMatchObject({ type: 'object', required: ['title'], properties: { title: { type: 'string', minLength: 1 } } });
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+    await SwaggerParser.validate(structuredClone(doc) as never);
+  });
+
   it('a valibot schema validates a declared route and is described through options.jsonSchema', async () => {
     const v = await import('valibot');
     const Body = v.object({ title: v.pipe(v.string(), v.minLength(1)) });
