@@ -8,6 +8,7 @@
 import { App, type Context, HttpError } from 'rove';
 import { basicAuth, jwt, jwtPayload } from 'rove/auth';
 import { compress } from 'rove/compress';
+import { implement, openapiHandler } from 'rove/contract';
 import { cors } from 'rove/cors';
 import { csrf, csrfToken } from 'rove/csrf';
 import { etag } from 'rove/etag';
@@ -16,6 +17,7 @@ import { cspNonce, NONCE, secureHeaders } from 'rove/secure-headers';
 import { getSession, type SessionStore, session } from 'rove/session';
 import { serveStatic } from 'rove/static';
 import { createViews } from 'rove/views';
+import { notesApi } from './api.ts';
 import { type NotesConfig, notesConfig } from './config.ts';
 import { NoteStore, noteText } from './notes-store.ts';
 import views from './views.gen.ts';
@@ -125,21 +127,36 @@ export function createNotesApp(o: NotesOptions): App {
     return c.redirect('/', 303);
   });
 
-  app.get('/api/notes', sessions, etag(), async (c) => {
-    const name = await user(c);
-    if (name === undefined) throw new HttpError(401, 'Not logged in');
-    return c.json(notes.list(name));
-  });
+  // The JSON API is declared in api.ts; implement() registers it, the JSON body validated (400 / 415).
+  implement(
+    app,
+    notesApi.list,
+    async (c) => {
+      // A declared route's context is Rove's Context with a checked `c.json`; TypeScript does not
+      // see it as a `Context` (the `Omit` drops its private members), so helpers get it cast.
+      const name = await user(c as unknown as Context);
+      if (name === undefined) throw new HttpError(401, 'Not logged in');
+      return c.json([...notes.list(name)], 200);
+    },
+    { middleware: [sessions, etag()] },
+  );
 
   // The API takes a Bearer JWT instead of the session cookie, so cross-site form posts can't reach it.
-  app.post('/api/notes', jwt({ secret: (c) => settings(c).jwtSecret, alg: 'HS256', requiredClaims: ['sub'] }), async (c) => {
-    const sub = jwtPayload(c).sub;
-    if (typeof sub !== 'string' || !NAME.test(sub)) throw new HttpError(403, 'the token names no valid user (sub)');
-    const body = await c.req.json<{ text?: unknown }>();
-    const text = noteText(body?.text);
-    if (text === null) throw new HttpError(400, 'text: 1 to 500 characters');
-    return c.json(notes.add(sub, text), 201);
-  });
+  // The token is checked before the body is read.
+  implement(
+    app,
+    notesApi.add,
+    async (c) => {
+      const sub = jwtPayload(c as unknown as Context).sub;
+      if (typeof sub !== 'string' || !NAME.test(sub)) throw new HttpError(403, 'the token names no valid user (sub)');
+      const text = noteText(c.valid('json').text);
+      if (text === null) throw new HttpError(400, 'text: 1 to 500 characters');
+      return c.json(notes.add(sub, text), 201);
+    },
+    { middleware: [jwt({ secret: (c) => settings(c).jwtSecret, alg: 'HS256', requiredClaims: ['sub'] })] },
+  );
+
+  app.get('/api/openapi.json', openapiHandler(notesApi, { info: { title: 'Notes API', version: '1.0.0' } }));
 
   app.get('/admin', basicAuth({ username: 'admin', password: (c) => settings(c).adminPassword, realm: 'notes admin' }), (c) =>
     c.render('admin', { users: notes.users, notes: notes.count, nonce: cspNonce(c) }),

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../bench/lib/proc.ts';
 import { DEV_CONFIG } from '../../examples/notes/config.ts';
+import { validateOpenAPI } from '../contract/openapi-check.ts';
 import { client, cspDirectives, hs256, Jar, login } from '../notes/client.ts';
 import { rawRequest } from './raw.ts';
 import { RUNTIMES, type Running, start } from './servers.ts';
@@ -246,6 +247,15 @@ describe.each(RUNTIMES)('examples/notes on %s', (runtime) => {
       );
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+    });
+
+    it('/api/openapi.json is the declared API: 200 JSON, the two operations, a valid OpenAPI 3.1 document', async () => {
+      const res = await fetch(`${url}/api/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+      expect(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))).toEqual(['get /api/notes', 'post /api/notes']);
+      expect(await validateOpenAPI(doc)).toEqual([]);
     });
 
     it('a preflight from the allowed origin is 204 with the CORS answer', async () => {
