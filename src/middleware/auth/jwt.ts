@@ -277,7 +277,7 @@ function classify(error: unknown): [AuthFailure, string] {
  * @example
  * app.get('/api/me', (c) => c.json({ id: jwtPayload(c).sub }));
  */
-export function jwtPayload<T extends JWTPayload = JWTPayload>(c: Context<any, any>): T {
+export function jwtPayload<T extends JWTPayload = JWTPayload>(c: Pick<Context<any, any>, 'get'>): T {
   const payload = (c.get as (key: string) => unknown)('jwtPayload');
   if (payload === undefined) throw new Error('No JWT on this request: register jwt({ secret }) before this handler');
   return payload as T;

@@ -15,7 +15,7 @@ function newSecret(): string {
 }
 
 /** The session's secret; `create` makes one when the session has none (a token is being handed out). */
-async function sessionSecret(c: Context<any, any>, create: boolean): Promise<Uint8Array | undefined> {
+async function sessionSecret(c: Pick<Context<any, any>, 'get'>, create: boolean): Promise<Uint8Array | undefined> {
   let s: ReturnType<typeof getSession>;
   try {
     s = getSession(c);
@@ -35,7 +35,7 @@ async function sessionSecret(c: Context<any, any>, create: boolean): Promise<Uin
  * app.get('/login', async (c) => c.html(`<form method="post">
  *   <input type="hidden" name="_csrf" value="${await csrfToken(c)}">…</form>`));
  */
-export async function csrfToken(c: Context<any, any>): Promise<string> {
+export async function csrfToken(c: Pick<Context<any, any>, 'get'>): Promise<string> {
   const secret = (await sessionSecret(c, true)) ?? new Uint8Array(SECRET_BYTES);
   const mask = crypto.getRandomValues(new Uint8Array(SECRET_BYTES));
   const token = new Uint8Array(SECRET_BYTES * 2);
@@ -51,7 +51,7 @@ export async function csrfToken(c: Context<any, any>): Promise<string> {
  * @example
  * if (!(await verifyCsrfToken(c, message.csrf))) throw new HttpError(403, 'CSRF: bad token');
  */
-export async function verifyCsrfToken(c: Context<any, any>, token: string): Promise<boolean> {
+export async function verifyCsrfToken(c: Pick<Context<any, any>, 'get'>, token: string): Promise<boolean> {
   // The session first: a missing session() is a setup error whatever the token.
   // A session without a secret was never handed a token: nothing can match (and nothing is created).
   const secret = await sessionSecret(c, false);

@@ -183,7 +183,7 @@ export const SESSION_KEY = 'session';
  * @example
  * const user = await getSession(c).get('user');
  */
-export function getSession(c: Context<any, any>): Session {
+export function getSession(c: Pick<Context<any, any>, 'get'>): Session {
   const found = (c.get as (key: string) => unknown)(SESSION_KEY);
   if (!(found instanceof Session)) throw new Error('No session on this request: register app.use(session({ keys })) before the routes that call getSession(c)');
   return found;
