@@ -3,7 +3,7 @@
 import type { Context } from '../../context.ts';
 import type { SessionStore } from './store.ts';
 
-/** The part of a Deno KV handle (what `await Deno.openKv()` gives) the store uses. */
+/** The part of a Deno KV handle (what Deno's `openKv()` gives) the store uses. */
 export interface DenoKvSessionLike {
   get<T>(key: readonly unknown[]): Promise<{ value: T | null; versionstamp: string | null }>;
   set(key: readonly unknown[], value: unknown, options?: { expireIn?: number }): Promise<unknown>;
@@ -41,7 +41,7 @@ export function denoKvStore(kv: DenoKvSessionLike | ((c: Context<any, any>) => D
   const db = (c: Context<any, any>): DenoKvSessionLike => {
     const handle = find(c);
     if (handle === undefined || handle === null || typeof handle.get !== 'function')
-      throw new Error('denoKvStore: no Deno KV handle; open one with `await Deno.openKv()` (on Deno before 2.x, run with --unstable-kv) and pass it');
+      throw new Error('denoKvStore: no Deno KV handle; open one with openKv() from Deno (run it with --unstable-kv) and pass it');
     return handle;
   };
   return {
