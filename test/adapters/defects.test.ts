@@ -3,11 +3,10 @@
 // them in process.
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start } from '../conformance/servers.ts';
 import { rawRequest } from './raw-http.ts';
-import { type FixtureRuntime, startFixture } from './spawn.ts';
+import { ALL_RUNTIMES, serveFixture } from './serve-fixture.ts';
 
-const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
+const RUNTIMES = ALL_RUNTIMES;
 
 describe.each(RUNTIMES)('fixed defects over HTTP on %s', (runtime) => {
   let port: number;
@@ -16,15 +15,7 @@ describe.each(RUNTIMES)('fixed defects over HTTP on %s', (runtime) => {
   const peer: Record<string, string> = runtime === 'workerd' ? { 'cf-connecting-ip': '127.0.0.1' } : {};
   const url = (path: string) => `http://127.0.0.1:${port}${path}`;
   beforeAll(async () => {
-    if (runtime === 'workerd') {
-      const served = await start('workerd', 'test/adapters/fixtures');
-      port = Number(new URL(served.url).port);
-      stop = () => served.stop();
-    } else {
-      const fx = await startFixture(runtime as FixtureRuntime);
-      port = fx.port;
-      stop = () => fx.stop();
-    }
+    ({ port, stop } = await serveFixture(runtime));
   }, 60_000);
   afterAll(() => stop?.());
 

@@ -1,25 +1,16 @@
 // TRACE answers 405 with Allow on every runtime, even behind middleware that reads c.req.raw
 // (a Request cannot be built with TRACE, so that read used to fail the request with a 500).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start } from '../conformance/servers.ts';
 import { rawRequest } from './raw-http.ts';
-import { type FixtureRuntime, startFixture } from './spawn.ts';
+import { ALL_RUNTIMES, serveFixture } from './serve-fixture.ts';
 
-const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
+const RUNTIMES = ALL_RUNTIMES;
 
 describe.each(RUNTIMES)('TRACE on %s', (runtime) => {
   let port: number;
   let stop: () => Promise<void>;
   beforeAll(async () => {
-    if (runtime === 'workerd') {
-      const served = await start('workerd', 'test/adapters/fixtures');
-      port = Number(new URL(served.url).port);
-      stop = () => served.stop();
-    } else {
-      const fx = await startFixture(runtime as FixtureRuntime);
-      port = fx.port;
-      stop = () => fx.stop();
-    }
+    ({ port, stop } = await serveFixture(runtime));
   }, 60_000);
   afterAll(() => stop?.());
 
