@@ -17,7 +17,7 @@ export interface SessionCookieOptions {
   sameSite?: 'Strict' | 'Lax' | 'None';
   /** Default true: scripts in the page cannot read the cookie. */
   httpOnly?: boolean;
-  /** Default `'auto'`: Secure when the request is https (`c.req.protocol`: behind a TLS proxy, with the app's trustProxy). */
+  /** Default `'auto'`: Secure when the request is https (`c.req.protocol`: behind a TLS proxy, with the app's trustProxy); always Secure for a `__Host-`/`__Secure-` name. */
   secure?: boolean | 'auto';
   partitioned?: boolean;
   /** Send the cookie without Max-Age, so the browser drops it when it closes (the session still expires after maxAge). */
@@ -89,7 +89,7 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
   const keys = typeof keysOption === 'function' ? undefined : checkSecrets(keysOption, 'session()');
   const name = options.name ?? 'rove.sid';
   // The name is checked now: serializeCookie would refuse it on the first response otherwise.
-  serializeCookie(name, '');
+  serializeCookie(name, '', { secure: true }); // the prefix rules are checked below, with the cookie's options
   const store = options.store ?? cookieStore();
   const inCookie = isCookieStore(store);
   if (!inCookie && (typeof store.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function'))
@@ -97,7 +97,10 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
   const maxAge = options.maxAge ?? DEFAULT_MAX_AGE;
   if (!(maxAge > 0) || !Number.isFinite(maxAge)) throw new RangeError('session(): maxAge is a positive number of seconds');
   const cookie = options.cookie ?? {};
-  const secure = cookie.secure ?? 'auto';
+  // A __Host-/__Secure- name is Secure by definition: 'auto' can't drop it over http.
+  const prefixedName = /^__(host|secure)-/i.test(name);
+  if (prefixedName && cookie.secure === false) throw new TypeError(`session(): a cookie named ${name} must be Secure`);
+  const secure = prefixedName ? true : (cookie.secure ?? 'auto');
   const base: CookieOptions = {
     path: cookie.path ?? '/',
     domain: cookie.domain,
@@ -105,7 +108,7 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
     httpOnly: cookie.httpOnly ?? true,
     partitioned: cookie.partitioned,
   };
-  serializeCookie(name, '', base); // a bad path or domain throws here, at registration
+  serializeCookie(name, '', { ...base, secure: secure === true || undefined }); // a bad path or domain throws here, at registration
   if (base.sameSite === 'None' && secure === false) throw new TypeError('session(): sameSite "None" needs a Secure cookie');
   if (options.remember !== undefined && (!Number.isInteger(options.remember) || options.remember < 0))
     throw new RangeError('session(): remember is a whole number of cookies (0: decrypt every time)');

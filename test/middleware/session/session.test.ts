@@ -64,6 +64,17 @@ describe('session > cookie store', () => {
     expect(tls).toContain('; Secure');
   });
 
+  it('a __Host- or __Secure- name is always Secure, even over http; secure: false for it throws', async () => {
+    for (const name of ['__Host-sid', '__Secure-sid']) {
+      const app = makeApp({ name });
+      const res = await call(app, '/set');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^${name}=[^;]+;.*; Secure`));
+      expect(() => session({ keys: [KEY], name, cookie: { secure: false } })).toThrow(/must be Secure/);
+    }
+    expect(() => session({ keys: [KEY], name: '__Host-sid', cookie: { path: '/app' } })).toThrow(/Path=\//);
+  });
+
   it('sends no cookie when the session is not touched, or only read', async () => {
     const app = makeApp();
     expect((await call(app, '/none')).headers.get('set-cookie')).toBeNull();
