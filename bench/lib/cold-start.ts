@@ -67,10 +67,14 @@ async function startOnce(l: Live, o: ColdOptions, trace?: string): Promise<ColdS
   return { firstAnswerMs: r.firstAnswerMs, cpuMs: r.cpuMs, startupMs: null };
 }
 
-/** workerd: a traced start (written when workerd exits), read for its startup slice. */
+/** workerd: a traced start (written when workerd exits), read for its startup slice; null if it fails. */
 async function tracedStartupMs(l: Live, o: ColdOptions, n: number): Promise<number | null> {
   const trace = join(l.prep!.dir!, `trace-${n}.pftrace`);
-  await startOnce(l, o, trace);
+  try {
+    await startOnce(l, o, trace);
+  } catch {
+    return null;
+  }
   return workerStartupMs(trace);
 }
 
@@ -85,7 +89,7 @@ export async function runColdStarts(o: ColdOptions): Promise<ColdStartResult> {
   const workDir = mkdtempSync(join(tmpdir(), 'rove-cold-'));
   const all: Live[] = [];
   try {
-    // Build every bundle (and workerd's upload form) before the first timed start.
+    // Build every bundle before the first timed start.
     for (const plan of planEntries(o.runtimes, o.apps, o.modes)) {
       const l: Live = { plan, prep: null, entry: emptyEntry(plan, plan.skip) };
       all.push(l);

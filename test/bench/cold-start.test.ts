@@ -50,4 +50,15 @@ describe('bench:cold', () => {
       else expect(e.bundleBytes).toBeNull();
     }
   }, 30_000);
+
+  it("reads workerd's startup time from its own trace", async () => {
+    const args = ['--import', 'tsx', 'bench/cold-start.ts', '--starts', '1', '--runtimes', 'workerd', '--apps', 'two-route-bare', '--json'];
+    const { stdout } = await run(process.execPath, args, { cwd: ROOT, timeout: 28_000, maxBuffer: 4 << 20 });
+    const [bundled, source] = (JSON.parse(stdout) as ColdStartResult).entries;
+    expect(bundled).toMatchObject({ runtime: 'workerd', mode: 'bundled', error: null });
+    expect(bundled!.samples[0]!.startupMs).toBeGreaterThan(0);
+    expect(bundled!.startupNote).toContain('Server::makeWorker()');
+    expect(source).toMatchObject({ mode: 'source', samples: [] });
+    expect(source!.error).toContain('bundled');
+  }, 30_000);
 });
