@@ -31,6 +31,8 @@ export interface ColdStartEntry {
   spread: { firstAnswerMs: [number, number] | null; cpuMs: [number, number] | null; startupMs: [number, number] | null };
   /** Why the entry has no figures, when it failed. */
   error: string | null;
+  /** workerd: how startupMs was obtained, or why it is null. */
+  startupNote?: string;
 }
 
 export interface ColdStartResult {

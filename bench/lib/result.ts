@@ -1,5 +1,6 @@
 // The JSON written by --out (schema in BENCH.md), and the maths on it.
 import type { BundleSizes } from './bundle-size.ts';
+import type { ColdStartResult } from './cold-start-result.ts';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import type { Pinning } from './pin.ts';
 import type { Saturation } from './pool-p99.ts';
@@ -81,6 +82,8 @@ export interface BenchResult {
   rows: Row[];
   /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
   bundleSizes?: BundleSizes;
+  /** Fresh-process starts per runtime × app × mode (npm run bench:cold). */
+  coldStart?: ColdStartResult;
 }
 
 export function configForJson(c: Config): BenchResult['config'] {

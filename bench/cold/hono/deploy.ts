@@ -1,0 +1,4 @@
+// The two-route Hono app (bench/size/hono.ts) for `deno serve`: the app is the { fetch } export.
+import app from '../../size/hono.ts';
+
+export default app;
