@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kb } from './bundle-size.ts';
-import { type ColdMode, type ColdPlan, type ColdRuntime, launch, type Prepared, planEntries, prepare } from './cold-start-apps.ts';
+import { COLD_APPS, COLD_MODES, COLD_RUNTIMES, type ColdMode, type ColdPlan, type ColdRuntime, launch, type Prepared, planEntries, prepare } from './cold-start-apps.ts';
 import { coldStart } from './cold-start-probe.ts';
 import type { ColdStartApp, ColdStartEntry, ColdStartResult, ColdStartSample } from './cold-start-result.ts';
 import { STARTUP_SLICE, workerStartupMs } from './cold-start-trace.ts';
@@ -82,6 +82,25 @@ function summarize(samples: readonly ColdStartSample[], key: keyof ColdStartSamp
   const v = samples.map((s) => s[key]).filter((x): x is number => x !== null);
   if (v.length === 0) return { median: null, spread: null };
   return { median: median(v), spread: [Math.min(...v), Math.max(...v)] };
+}
+
+/**
+ * Every app, both modes, on the runtimes asked for: the cold-start group of `npm run bench`.
+ * Defaults as `npm run bench:cold` has them.
+ */
+export function measureColdStart(opts: { starts: number; runtimes?: readonly string[]; log?: (line: string) => void }): Promise<ColdStartResult> {
+  const runtimes = opts.runtimes === undefined ? COLD_RUNTIMES : COLD_RUNTIMES.filter((r) => opts.runtimes!.includes(r));
+  return runColdStarts({
+    starts: opts.starts,
+    runtimes,
+    apps: COLD_APPS,
+    modes: COLD_MODES,
+    pollMs: 1,
+    timeoutMs: 20_000,
+    startupTrace: true,
+    command: `npm run bench (cold start: ${opts.starts} starts per entry)`,
+    ...(opts.log ? { log: opts.log } : {}),
+  });
 }
 
 export async function runColdStarts(o: ColdOptions): Promise<ColdStartResult> {
