@@ -23,8 +23,12 @@ export interface ExportEntry {
 export const EXPORTS: readonly ExportEntry[] = [
   { subpath: '.', source: 'src/index.ts' },
   { subpath: './node', source: 'adapters/node/index.ts' },
+  { subpath: './node/processes', source: 'adapters/node/processes.ts' },
+  { subpath: './node/websocket', source: 'adapters/node/websocket.ts' },
   { subpath: './deno', source: 'adapters/deno/index.ts' },
+  { subpath: './deno/processes', source: 'adapters/deno/processes.ts' },
   { subpath: './bun', source: 'adapters/bun/index.ts' },
+  { subpath: './bun/processes', source: 'adapters/bun/processes.ts' },
   { subpath: './deno-deploy', source: 'adapters/deno-deploy/index.ts' },
   { subpath: './cloudflare', source: 'adapters/cloudflare/index.ts' },
   { subpath: './otel', source: 'src/otel.ts' },
