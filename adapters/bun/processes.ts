@@ -18,5 +18,10 @@ export type { ProcessCount } from '../shared/processes.ts';
  * serve(app, { port: 8000, processes: processGroup('auto') });
  */
 export function processGroup(processes: ProcessCount): ProcessGroup<'bun'> {
-  return makeGroup('bun', processes, () => childIndex() !== undefined, () => spawnLaunch());
+  return makeGroup(
+    'bun',
+    processes,
+    () => childIndex() !== undefined,
+    () => spawnLaunch(),
+  );
 }

@@ -21,7 +21,12 @@ export type { ProcessCount } from '../shared/processes.ts';
  * serve(app, { port: 8000, processes: processGroup('auto') });
  */
 export function processGroup(processes: ProcessCount): ProcessGroup<'deno'> {
-  return makeGroup('deno', processes, () => childIndex() !== undefined, () => spawnLaunch(denoCommand));
+  return makeGroup(
+    'deno',
+    processes,
+    () => childIndex() !== undefined,
+    () => spawnLaunch(denoCommand),
+  );
 }
 
 declare const Deno: {

@@ -5,8 +5,8 @@ import type { App, BoundHandler } from '../../src/app.ts';
 import { errorResponse, HttpError, internalError } from '../../src/errors.ts';
 import { upgradeOf } from '../../src/websocket/protocol.ts';
 import { processHooks } from '../shared/global-errors.ts';
-import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from '../shared/request-check.ts';
 import { groupOption } from '../shared/process-group.ts';
+import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from '../shared/request-check.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions as SharedOptions, timeouts } from '../shared/serve-options.ts';
 import { type ServerDriver, startServer } from '../shared/server.ts';
 import { OpenSockets } from '../shared/websockets.ts';
@@ -196,7 +196,9 @@ function noWebSockets(): Response {
 /** Something other than `webSockets` where it goes (`true`, say): say what to pass, at once. */
 function checkWebSockets(given: unknown): void {
   if (given === undefined || (typeof given === 'object' && given !== null && (given as NodeWebSockets).kind === 'rove:node-websockets')) return;
-  throw new TypeError(`serve(): webSockets takes the value from 'rove/node/websocket', not ${String(given)}: import { webSockets } from 'rove/node/websocket' and pass serve(app, { webSockets })`);
+  throw new TypeError(
+    `serve(): webSockets takes the value from 'rove/node/websocket', not ${String(given)}: import { webSockets } from 'rove/node/websocket' and pass serve(app, { webSockets })`,
+  );
 }
 
 /** The error to show in the 500: only in dev mode. */

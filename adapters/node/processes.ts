@@ -20,7 +20,12 @@ export type { ProcessCount } from '../shared/processes.ts';
  * serve(app, { port: 8000, processes: processGroup('auto') });
  */
 export function processGroup(processes: ProcessCount): ProcessGroup<'node'> {
-  return makeGroup('node', processes, () => cluster.isWorker && childIndex() !== undefined, () => clusterLaunch);
+  return makeGroup(
+    'node',
+    processes,
+    () => cluster.isWorker && childIndex() !== undefined,
+    () => clusterLaunch,
+  );
 }
 
 const clusterLaunch: Launch = (_index, env) => {
