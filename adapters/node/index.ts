@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App, BoundHandler } from '../../src/app.ts';
-import { errorResponse, HttpError, internalError } from '../../src/errors.ts';
+import { internalError } from '../../src/errors.ts';
 import { upgradeOf } from '../../src/websocket/protocol.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { groupOption } from '../shared/process-group.ts';
@@ -13,6 +13,7 @@ import { OpenSockets } from '../shared/websockets.ts';
 import { firstHeader, NodeRequest, targetAuthority } from './request.ts';
 import { check, type HeaderRecord, headerObject, NodeResponse, respondChecked } from './response.ts';
 import { nodeThreads } from './threads.ts';
+import { checkWebSockets, NO_WEBSOCKETS, notUpgraded, noWebSockets } from './upgrade-refusal.ts';
 // Types only: `ws` and the group code load when the app passes them in, so a bundle without them has neither.
 import type { NodeWebSockets } from './websocket.ts';
 
@@ -179,26 +180,6 @@ function send(result: Response, res: ServerResponse, head: boolean, app: App<any
   } catch (error) {
     fail(res, dev(app, error));
   }
-}
-
-function notUpgraded(): Response {
-  const detail = 'WebSocket: this server does not complete upgrades (add toNodeUpgradeListener(app, webSockets) to its upgrade event)';
-  return errorResponse(new HttpError(501, detail, { expose: true }), null, false);
-}
-
-const NO_WEBSOCKETS =
-  "this server was not given WebSockets on Node: import { webSockets } from 'rove/node/websocket' and pass serve(app, { webSockets }) (or toNodeUpgradeListener(app, webSockets))";
-
-function noWebSockets(): Response {
-  return errorResponse(new HttpError(501, `WebSocket: ${NO_WEBSOCKETS}`, { expose: true }), null, false);
-}
-
-/** Something other than `webSockets` where it goes (`true`, say): say what to pass, at once. */
-function checkWebSockets(given: unknown): void {
-  if (given === undefined || (typeof given === 'object' && given !== null && (given as NodeWebSockets).kind === 'rove:node-websockets')) return;
-  throw new TypeError(
-    `serve(): webSockets takes the value from 'rove/node/websocket', not ${String(given)}: import { webSockets } from 'rove/node/websocket' and pass serve(app, { webSockets })`,
-  );
 }
 
 /** The error to show in the 500: only in dev mode. */

@@ -13,7 +13,7 @@ export interface Bundled {
 
 /** Bundle in memory from the repository root, silently, with a metafile. */
 export async function bundleOf(options: BuildOptions): Promise<Bundled> {
-  const out = await build({ absWorkingDir: ROOT, bundle: true, write: false, format: 'esm', metafile: true, logLevel: 'silent', ...options });
+  const out = await build({ absWorkingDir: ROOT, bundle: true, format: 'esm', logLevel: 'silent', ...options, write: false, metafile: true });
   return { metafile: out.metafile, bytes: out.outputFiles[0]?.contents.byteLength ?? 0 };
 }
 
