@@ -40,7 +40,8 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './threads', source: 'src/threads/index.ts' },
   { subpath: './sse', source: 'src/sse/index.ts' },
   { subpath: './websocket', source: 'src/websocket/index.ts' },
-  { subpath: './views', source: 'adapters/shared/views-fs.ts', worker: 'src/views/index.ts', browser: 'src/views/index.ts' },
+  // Deno reads views with its own file API: a node: module would start its Node layer.
+  { subpath: './views', source: 'adapters/shared/views-fs.ts', deno: 'adapters/deno/views.ts', worker: 'src/views/index.ts', browser: 'src/views/index.ts' },
   {
     subpath: './static',
     source: 'adapters/node/static.ts',

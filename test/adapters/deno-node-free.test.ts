@@ -24,7 +24,8 @@ async function staticNodeImports(entry: string): Promise<string[]> {
 }
 
 describe('the Deno adapters load no node: module for a single server', () => {
-  for (const entry of ['adapters/deno/index.ts', 'adapters/deno-deploy/index.ts']) {
+  // rove/deno, rove/deno-deploy, and what rove/static and rove/views are on Deno.
+  for (const entry of ['adapters/deno/index.ts', 'adapters/deno-deploy/index.ts', 'adapters/deno/static.ts', 'adapters/deno/views.ts']) {
     it(entry, async () => {
       expect(await staticNodeImports(entry)).toEqual([]);
     });
