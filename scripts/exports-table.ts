@@ -40,7 +40,7 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './threads', source: 'src/threads/index.ts' },
   { subpath: './sse', source: 'src/sse/index.ts' },
   { subpath: './websocket', source: 'src/websocket/index.ts' },
-  // Deno reads views with its own file API: a node: module would start its Node layer.
+  // Deno reads views and route files with its own file API: a node: module would start its Node layer.
   { subpath: './views', source: 'adapters/shared/views-fs.ts', deno: 'adapters/deno/views.ts', worker: 'src/views/index.ts', browser: 'src/views/index.ts' },
   {
     subpath: './static',
@@ -54,7 +54,13 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './secure-headers', source: 'src/middleware/secure-headers/index.ts' },
   { subpath: './request-id', source: 'src/middleware/request-id/index.ts' },
   { subpath: './logger', source: 'src/middleware/logger/index.ts' },
-  { subpath: './fs-routes', source: 'adapters/shared/fs-routes.ts', worker: 'src/fs-routes/index.ts', browser: 'src/fs-routes/index.ts' },
+  {
+    subpath: './fs-routes',
+    source: 'adapters/shared/fs-routes.ts',
+    deno: 'adapters/deno/fs-routes.ts',
+    worker: 'src/fs-routes/index.ts',
+    browser: 'src/fs-routes/index.ts',
+  },
   { subpath: './session', source: 'src/middleware/session/index.ts' },
   { subpath: './csrf', source: 'src/middleware/csrf/index.ts' },
   { subpath: './cors', source: 'src/middleware/cors/index.ts' },

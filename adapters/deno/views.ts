@@ -2,50 +2,22 @@
 // Deno too, but the first node: module starts Deno's Node compatibility layer, a cold-start cost
 // an app with views should not pay (adapters/shared/views-fs.ts is the Node and Bun loader).
 import { createViews as createViewsCore, type ViewSource, type Views, type ViewsOptions } from '../../src/views/index.ts';
+import { dirUrl } from './fs-url.ts';
 
 export * from '../../src/views/index.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
 declare const Deno: {
-  cwd(): string;
   readTextFile(path: URL): Promise<string>;
   readDir(path: URL): AsyncIterable<{ name: string; isFile: boolean; isDirectory: boolean }>;
-  build: { os: string };
 };
 
 /** Deno's "not there" errors, by name or code: a view that is not a file reads as missing. */
 const MISSING = new Set(['NotFound', 'NotADirectory', 'IsADirectory', 'ENOENT', 'ENOTDIR', 'EISDIR']);
 
-/** A path as a file: URL, each segment escaped (a `%`, `?` or `#` in a name is a character, not syntax). */
-function pathUrl(path: string): URL {
-  const windows = Deno.build.os === 'windows';
-  const p = windows ? path.replaceAll('\\', '/') : path;
-  const absolute = windows ? /^[a-zA-Z]:\//.test(p) : p.startsWith('/');
-  const full = absolute ? p : `${(windows ? Deno.cwd().replaceAll('\\', '/') : Deno.cwd()).replace(/\/$/, '')}/${p}`;
-  const segments = full.split('/').map((s, i) => (windows && i === 0 ? s : encodeURIComponent(s)));
-  return new URL(`file://${windows ? '/' : ''}${segments.join('/')}`); // URL drops `.` and `..` segments
-}
-
-/** `dir` as a file: URL ending in `/`: a URL, a `file:` string, or a path relative to the working directory. */
-function rootUrl(dir: string | URL): URL {
-  let url: URL;
-  if (dir instanceof URL) {
-    if (dir.protocol !== 'file:') throw new TypeError(`Expected a file: URL or a path, got ${dir.href}`);
-    url = new URL(dir.href);
-  } else if (typeof dir !== 'string') {
-    throw new TypeError(`Expected a path or a file: URL, got ${typeof dir}`);
-  } else {
-    url = dir.startsWith('file:') ? new URL(dir) : pathUrl(dir);
-  }
-  url.search = '';
-  url.hash = '';
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return url;
-}
-
 /** A ViewSource reading `<dir>/<name>`; names can never leave `dir` (a path, a `file:` URL or its string). */
 export function fileSource(dir: string | URL): ViewSource {
-  const root = rootUrl(dir);
+  const root = dirUrl(dir);
   return {
     async read(name) {
       // Names are checked before they get here (no `..`, no `\`, no `:`); escaping each segment is the second lock.

@@ -24,8 +24,15 @@ async function staticNodeImports(entry: string): Promise<string[]> {
 }
 
 describe('the Deno adapters load no node: module for a single server', () => {
-  // rove/deno, rove/deno-deploy, and what rove/static and rove/views are on Deno.
-  for (const entry of ['adapters/deno/index.ts', 'adapters/deno-deploy/index.ts', 'adapters/deno/static.ts', 'adapters/deno/views.ts']) {
+  // rove/deno, rove/deno-deploy, and what rove/static, rove/views and rove/fs-routes are on Deno.
+  const entries = [
+    'adapters/deno/index.ts',
+    'adapters/deno-deploy/index.ts',
+    'adapters/deno/static.ts',
+    'adapters/deno/views.ts',
+    'adapters/deno/fs-routes.ts',
+  ];
+  for (const entry of entries) {
     it(entry, async () => {
       expect(await staticNodeImports(entry)).toEqual([]);
     });
