@@ -153,7 +153,7 @@ for (const [key, { p1, pn }] of [...byKey].sort()) {
 const command = `flock /work/bench.lock node --import tsx bench/processes.ts ${args.join(' ')}`.trim();
 const doc = `# One process or ${n}: \`serve(app, { processes })\`
 
-What \`serve(app, { processes: ${n} })\` ([docs/processes.md](../processes.md)) gives on this machine, against one
+What \`serve(app, { processes: processGroup(${n}) })\` ([docs/processes.md](../processes.md)) gives on this machine, against one
 process, for Rove's bench app. Each round starts fresh targets for both settings, one after the other
 (the order alternates), so slow drift of the shared machine hits both alike. Figures are medians of
 ${rounds} rounds; a ratio's spread is its range over every pairing of rounds (lowest of one over highest

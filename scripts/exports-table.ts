@@ -23,8 +23,12 @@ export interface ExportEntry {
 export const EXPORTS: readonly ExportEntry[] = [
   { subpath: '.', source: 'src/index.ts' },
   { subpath: './node', source: 'adapters/node/index.ts' },
+  { subpath: './node/processes', source: 'adapters/node/processes.ts' },
+  { subpath: './node/websocket', source: 'adapters/node/websocket.ts' },
   { subpath: './deno', source: 'adapters/deno/index.ts' },
+  { subpath: './deno/processes', source: 'adapters/deno/processes.ts' },
   { subpath: './bun', source: 'adapters/bun/index.ts' },
+  { subpath: './bun/processes', source: 'adapters/bun/processes.ts' },
   { subpath: './deno-deploy', source: 'adapters/deno-deploy/index.ts' },
   { subpath: './cloudflare', source: 'adapters/cloudflare/index.ts' },
   { subpath: './otel', source: 'src/otel.ts' },
@@ -36,7 +40,8 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './threads', source: 'src/threads/index.ts' },
   { subpath: './sse', source: 'src/sse/index.ts' },
   { subpath: './websocket', source: 'src/websocket/index.ts' },
-  { subpath: './views', source: 'adapters/shared/views-fs.ts', worker: 'src/views/index.ts', browser: 'src/views/index.ts' },
+  // Deno reads views and route files with its own file API: a node: module would start its Node layer.
+  { subpath: './views', source: 'adapters/shared/views-fs.ts', deno: 'adapters/deno/views.ts', worker: 'src/views/index.ts', browser: 'src/views/index.ts' },
   {
     subpath: './static',
     source: 'adapters/node/static.ts',
@@ -49,7 +54,13 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './secure-headers', source: 'src/middleware/secure-headers/index.ts' },
   { subpath: './request-id', source: 'src/middleware/request-id/index.ts' },
   { subpath: './logger', source: 'src/middleware/logger/index.ts' },
-  { subpath: './fs-routes', source: 'adapters/shared/fs-routes.ts', worker: 'src/fs-routes/index.ts', browser: 'src/fs-routes/index.ts' },
+  {
+    subpath: './fs-routes',
+    source: 'adapters/shared/fs-routes.ts',
+    deno: 'adapters/deno/fs-routes.ts',
+    worker: 'src/fs-routes/index.ts',
+    browser: 'src/fs-routes/index.ts',
+  },
   { subpath: './session', source: 'src/middleware/session/index.ts' },
   { subpath: './csrf', source: 'src/middleware/csrf/index.ts' },
   { subpath: './cors', source: 'src/middleware/cors/index.ts' },

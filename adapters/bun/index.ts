@@ -2,13 +2,13 @@ import type { App } from '../../src/app.ts';
 import { internalError } from '../../src/errors.ts';
 import { checkUnlessBuilt, respondChecked } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
+import { groupOption } from '../shared/process-group.ts';
 import { backgroundContext, type ServeHandle, type ServeOptions } from '../shared/serve-options.ts';
 import { checkBunRequest } from './request-check.ts';
 
 export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
 
 import { upgradeOf } from '../../src/websocket/protocol.ts';
-import { childIndex, childOptions, childSignals, processCount, reportListening, serveGroup, spawnLaunch } from '../shared/processes.ts';
 import { startServer } from '../shared/server.ts';
 import { webThreads } from '../shared/web-threads.ts';
 import { OpenSockets } from '../shared/websockets.ts';
@@ -59,13 +59,15 @@ const MAX_IDLE_SECONDS = 255;
  * const server = serve(app, { port: 8000, idleTimeoutMs: 30_000 });
  * console.log(server.url);
  * // one server process per core, each with SO_REUSEPORT:
- * serve(app, { port: 8000, processes: 'auto' });
+ * import { processGroup } from 'rove/bun/processes';
+ * serve(app, { port: 8000, processes: processGroup('auto') });
  */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
-  const count = processCount(options.processes);
-  const inGroup = childIndex() !== undefined;
-  if (count > 1 && !inGroup) return serveGroup(options, count, spawnLaunch());
-  if (inGroup) options = childOptions(options);
+  const role = groupOption('bun', options)?.join(options);
+  if (role !== undefined && 'primary' in role) return role.primary;
+  const child = role !== undefined && 'child' in role ? role.child : undefined;
+  const inGroup = child !== undefined;
+  if (child !== undefined) options = child.options;
   const env = options.env ?? Bun.env;
   const pending = new Set<Promise<unknown>>();
   const ctx = backgroundContext(pending);
@@ -117,8 +119,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
       await server?.stop(true);
     },
     ...processHooks('bun', process),
-    ...(inGroup ? { onSignal: childSignals } : {}),
+    ...(child !== undefined ? { onSignal: child.onSignal } : {}),
   });
-  if (inGroup) server$.ready.then(() => reportListening(server$.port));
+  if (child !== undefined) server$.ready.then(() => child.listening(server$.port));
   return server$;
 }

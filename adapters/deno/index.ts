@@ -2,19 +2,17 @@ import type { App } from '../../src/app.ts';
 import { internalError } from '../../src/errors.ts';
 import { respondChecked } from '../shared/checked-response.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
-import { backgroundContext, type ServeHandle, type ServeOptions } from '../shared/serve-options.ts';
-import { denoHeader } from './header.ts';
-import { checkDenoRequest } from './request-check.ts';
-
-export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
-
-import { deferredHandle } from '../shared/deferred-handle.ts';
-import { CHILD_ENV, checkProcesses } from '../shared/process-env.ts';
-import type * as Processes from '../shared/processes.ts';
+import { groupOption } from '../shared/process-group.ts';
+import type { GroupChild, ServeHandle, ServeOptions } from '../shared/serve-options.ts';
+import { backgroundContext } from '../shared/serve-options.ts';
 import { type Address, startServer } from '../shared/server.ts';
 import { webThreads } from '../shared/web-threads.ts';
 import { OpenSockets } from '../shared/websockets.ts';
+import { denoHeader } from './header.ts';
+import { checkDenoRequest } from './request-check.ts';
 import { denoFinish } from './websocket.ts';
+
+export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
 
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
 interface DenoServer {
@@ -37,7 +35,7 @@ declare const Deno: {
     },
     handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
   ): DenoServer;
-  env: { toObject(): Record<string, string>; get(name: string): string | undefined };
+  env: { toObject(): Record<string, string> };
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   removeSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   exit(code?: number): never;
@@ -67,33 +65,20 @@ export function denoAddress(_request: unknown, info: unknown): string | undefine
  * const server = serve(app, { port: 8000 });
  * await server.ready;
  * // one server process per core (children get --unstable-net, which Deno's reusePort needs):
- * serve(app, { port: 8000, processes: 'auto' });
+ * import { processGroup } from 'rove/deno/processes';
+ * serve(app, { port: 8000, processes: processGroup('auto') });
  */
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
-  // Several processes need node's process APIs. Any node: module makes Deno look at its inspector
-  // on every WebSocket message (docs/design-notes.md), so a lone server never loads them.
-  if (options.processes === undefined && envVar(CHILD_ENV) === undefined) return serveOne(app, options, null);
-  checkProcesses(options.processes); // a bad option throws here, as on the other runtimes
-  return deferredHandle(
-    Promise.all([import('../shared/processes.ts'), import('./processes.ts')]).then(([group, deno]) => {
-      if (group.childIndex() !== undefined) return serveOne(app, group.childOptions(options), group);
-      const count = group.processCount(options.processes);
-      return count > 1 ? group.serveGroup(options, count, group.spawnLaunch(deno.denoCommand)) : serveOne(app, options, null);
-    }),
-  );
-}
-
-/** An environment variable, or undefined where Deno may not read it (no --allow-env). */
-function envVar(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
+  // A group is passed in (rove/deno/processes): its node: modules start Deno's Node layer, and any
+  // node: module makes Deno look at its inspector on every WebSocket message
+  // (docs/design-notes.md), so a lone server never loads them.
+  const role = groupOption('deno', options)?.join(options);
+  if (role !== undefined && 'primary' in role) return role.primary;
+  return role !== undefined && 'child' in role ? serveOne(app, role.child.options, role.child) : serveOne(app, options, null);
 }
 
 /** One Deno.serve server; `group` when this process is a child of a server group. */
-function serveOne(app: App<any>, options: ServeOptions, group: typeof Processes | null): ServeHandle {
+function serveOne(app: App<any>, options: ServeOptions, group: GroupChild | null): ServeHandle {
   const inGroup = group !== null;
   const env = options.env ?? denoEnv();
   const pending = new Set<Promise<unknown>>();
@@ -143,7 +128,7 @@ function serveOne(app: App<any>, options: ServeOptions, group: typeof Processes 
       sockets.terminate();
     },
     onSignal(handler) {
-      if (group !== null) return group.childSignals(handler);
+      if (group !== null) return group.onSignal(handler);
       const signals = ['SIGINT', 'SIGTERM'] as const;
       const added = signals.filter((s) => {
         try {
@@ -158,6 +143,6 @@ function serveOne(app: App<any>, options: ServeOptions, group: typeof Processes 
     exit: (code) => Deno.exit(code),
     watchErrors: (target) => watchGlobalErrors(target, 'deno'),
   });
-  if (group !== null) handle.ready.then(() => group.reportListening(handle.port));
+  if (group !== null) handle.ready.then(() => group.listening(handle.port));
   return handle;
 }

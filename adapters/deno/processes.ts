@@ -1,8 +1,33 @@
-// The command that starts one of Deno's server children: this script again
-// with the same permissions, plus --unstable-net, behind which Deno keeps
-// Deno.serve's reusePort. /proc/self/cmdline would keep every flag, but Deno
-// reads it only with --allow-all, so the command is rebuilt from what Deno tells.
-import { ownCommand } from '../shared/processes.ts';
+// rove/deno/processes: Deno's server group. A child is this script again with the same
+// permissions, plus --unstable-net, behind which Deno keeps Deno.serve's reusePort.
+// /proc/self/cmdline would keep every flag, but Deno reads it only with --allow-all, so the
+// command is rebuilt from what Deno tells. This loads node:child_process and friends (Deno's
+// Node layer): only an app that asks for a group imports it.
+import type { ProcessGroup } from '../shared/process-group.ts';
+import { childIndex, makeGroup, ownCommand, type ProcessCount, spawnLaunch } from '../shared/processes.ts';
+
+export type { ProcessGroup } from '../shared/process-group.ts';
+export type { ProcessCount } from '../shared/processes.ts';
+
+/**
+ * Serve with this many processes on one port ('auto': one per core), each Deno.serve with
+ * reusePort. The process that calls serve() becomes the primary: it starts the others (each
+ * re-runs this script and takes the same serve() call as a child), restarts one that dies,
+ * and stops them all on SIGINT/SIGTERM or `close()`. Needs --allow-run. See docs/processes.md.
+ *
+ * @example
+ * import { serve } from 'rove/deno';
+ * import { processGroup } from 'rove/deno/processes';
+ * serve(app, { port: 8000, processes: processGroup('auto') });
+ */
+export function processGroup(processes: ProcessCount): ProcessGroup<'deno'> {
+  return makeGroup(
+    'deno',
+    processes,
+    () => childIndex() !== undefined,
+    () => spawnLaunch(denoCommand),
+  );
+}
 
 declare const Deno: {
   execPath(): string;

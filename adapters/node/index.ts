@@ -2,22 +2,37 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App, BoundHandler } from '../../src/app.ts';
-import { errorResponse, HttpError, internalError } from '../../src/errors.ts';
+import { internalError } from '../../src/errors.ts';
 import { upgradeOf } from '../../src/websocket/protocol.ts';
 import { processHooks } from '../shared/global-errors.ts';
+import { groupOption } from '../shared/process-group.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from '../shared/request-check.ts';
-import { backgroundContext, type ServeHandle, type ServeOptions, timeouts } from '../shared/serve-options.ts';
+import { backgroundContext, type ServeHandle, type ServeOptions as SharedOptions, timeouts } from '../shared/serve-options.ts';
+import { type ServerDriver, startServer } from '../shared/server.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { firstHeader, NodeRequest, targetAuthority } from './request.ts';
 import { check, type HeaderRecord, headerObject, NodeResponse, respondChecked } from './response.ts';
-import { upgradeNode } from './websocket.ts';
-
-export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
-
-import { childIndex, childOptions, childSignals, processCount, serveGroup } from '../shared/processes.ts';
-import { type ServerDriver, startServer } from '../shared/server.ts';
-import { clusterLaunch, isClusterChild } from './processes.ts';
 import { nodeThreads } from './threads.ts';
+import { checkWebSockets, NO_WEBSOCKETS, notUpgraded, noWebSockets } from './upgrade-refusal.ts';
+// Types only: `ws` and the group code load when the app passes them in, so a bundle without them has neither.
+import type { NodeWebSockets } from './websocket.ts';
+
+export type { ServeHandle } from '../shared/serve-options.ts';
+export type { NodeWebSockets } from './websocket.ts';
+
+/** serve()'s options on Node. */
+export interface ServeOptions extends SharedOptions {
+  /**
+   * Complete WebSocket upgrades, through the `ws` package: `webSockets` from `rove/node/websocket`.
+   * Without it a WebSocket route answers its upgrade with a 501 and one logged line. Deno, Bun and
+   * Workers have WebSockets of their own and need no such option.
+   *
+   * @example
+   * import { webSockets } from 'rove/node/websocket';
+   * serve(app, { port: 8000, webSockets });
+   */
+  webSockets?: NodeWebSockets;
+}
 
 export { NodeResponse } from './response.ts';
 
@@ -70,21 +85,26 @@ export function toNodeListener(
 
 /**
  * The node:http 'upgrade' listener for an app: `serve()` installs it. The request runs through
- * the app like any other; a WebSocket route's answer completes the upgrade (through `ws`), any
- * other answer is written to the socket as a normal response, which then closes.
+ * the app like any other; a WebSocket route's answer completes the upgrade through `webSockets`
+ * (from `rove/node/websocket`), any other answer is written to the socket as a normal response,
+ * which then closes. Without `webSockets`, a WebSocket route answers 501 and one line is logged.
  *
  * @example
+ * import { webSockets } from 'rove/node/websocket';
  * const server = createServer(toNodeListener(app));
- * server.on('upgrade', toNodeUpgradeListener(app));
+ * server.on('upgrade', toNodeUpgradeListener(app, webSockets));
  */
 export function toNodeUpgradeListener(
   app: App<any>,
+  webSockets?: NodeWebSockets,
   env: unknown = process.env,
   pending: Set<Promise<unknown>> = new Set(),
   open: OpenSockets = new OpenSockets(),
 ): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  checkWebSockets(webSockets);
   const ctx = backgroundContext(pending);
   const handle = nodeHandler(app);
+  let told = false;
   return (incoming: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => {}); // a reset before the answer is nobody's error
     // A response on the raw socket, written by node:http's own code, for every answer that is not a 101.
@@ -111,8 +131,13 @@ export function toNodeUpgradeListener(
     const done = (r: Response) => {
       const upgrade = upgradeOf(r);
       if (upgrade === undefined || incoming.method !== 'GET') return send(r, res, incoming.method === 'HEAD', app);
+      if (webSockets === undefined) {
+        if (!told) console.error(`rove: GET ${incoming.url} is a WebSocket route, but ${NO_WEBSOCKETS}`);
+        told = true;
+        return send(noWebSockets(), res, false, app);
+      }
       res.detachSocket(socket as never);
-      upgradeNode(upgrade, incoming, socket, head, open).catch(() => socket.destroy());
+      webSockets.upgrade(upgrade, incoming, socket, head, open).catch(() => socket.destroy());
     };
     let out: Response | Promise<Response>;
     try {
@@ -155,11 +180,6 @@ function send(result: Response, res: ServerResponse, head: boolean, app: App<any
   } catch (error) {
     fail(res, dev(app, error));
   }
-}
-
-function notUpgraded(): Response {
-  const detail = 'WebSocket: this server does not complete upgrades (add toNodeUpgradeListener(app) to its upgrade event)';
-  return errorResponse(new HttpError(501, detail, { expose: true }), null, false);
 }
 
 /** The error to show in the 500: only in dev mode. */
@@ -294,23 +314,27 @@ function refuse(res: ServerResponse, detail: string): void {
 /**
  * Serve an app on node:http. Stops on `signal`, `close()`, SIGINT or SIGTERM,
  * letting in-flight requests finish for up to `shutdownTimeoutMs`.
- * With `processes`, node:cluster runs that many servers on the port; this process
- * becomes their primary and has no `server` of its own.
+ * With `processes` (processGroup() from `rove/node/processes`), node:cluster runs that many
+ * servers on the port; this process becomes their primary and has no `server` of its own.
+ * WebSocket routes need `webSockets` from `rove/node/websocket`.
  *
  * @example
  * const server = serve(app, { port: 8000, headersTimeoutMs: 10_000 });
  * await server.ready;
  * console.log(server.url);
- * // one server process per core:
- * serve(app, { port: 8000, processes: 'auto' });
+ * // one server process per core, with WebSockets:
+ * import { processGroup } from 'rove/node/processes';
+ * import { webSockets } from 'rove/node/websocket';
+ * serve(app, { port: 8000, processes: processGroup('auto'), webSockets });
  */
-export function serve(app: App<any>, options: ServeOptions & { processes: number | 'auto' }): ServeHandle & { server?: Server };
+export function serve(app: App<any>, options: ServeOptions & { processes: NonNullable<ServeOptions['processes']> }): ServeHandle & { server?: Server };
 export function serve(app: App<any>, options?: ServeOptions): ServeHandle & { server: Server };
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & { server?: Server } {
-  const count = processCount(options.processes);
-  if (count > 1 && !isClusterChild()) return serveGroup(options, count, clusterLaunch);
-  const inGroup = isClusterChild() && childIndex() !== undefined;
-  if (inGroup) options = childOptions(options);
+  checkWebSockets(options.webSockets);
+  const role = groupOption('node', options)?.join(options);
+  if (role !== undefined && 'primary' in role) return role.primary;
+  const child = role !== undefined && 'child' in role ? role.child : undefined;
+  if (child !== undefined) options = child.options;
   const pending = new Set<Promise<unknown>>();
   const t = timeouts(options);
   const shortest = Math.min(t.headers || Infinity, t.request || Infinity);
@@ -324,7 +348,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
     toNodeListener(app, options.env ?? process.env, pending),
   );
   const sockets = new OpenSockets();
-  server.on('upgrade', toNodeUpgradeListener(app, options.env ?? process.env, pending, sockets));
+  server.on('upgrade', toNodeUpgradeListener(app, options.webSockets, options.env ?? process.env, pending, sockets));
   if (t.idle !== undefined) server.keepAliveTimeout = t.idle;
   let sweep: ReturnType<typeof setInterval> | undefined;
   const driver: ServerDriver = {
@@ -355,7 +379,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
       server.closeAllConnections();
     },
     ...processHooks('node', process),
-    ...(inGroup ? { onSignal: childSignals } : {}),
+    ...(child !== undefined ? { onSignal: child.onSignal } : {}),
   };
   return Object.assign(startServer(app, options, pending, driver), { server });
 }

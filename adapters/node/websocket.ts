@@ -1,6 +1,7 @@
-// WebSockets on Node, through the `ws` package: the handshake, frames, ping/pong
-// and the size limit while reading. Loaded on the first upgrade, so apps without
-// WebSockets never load it.
+// rove/node/websocket: WebSockets on Node, through the `ws` package (the handshake, frames,
+// ping/pong and the size limit while reading). Opt-in, as `serve(app, { webSockets })`: rove/node
+// never imports this file, so an app without WebSockets neither loads nor bundles `ws`. Even with
+// it, `ws` loads on the first upgrade (a bundler inlines it all the same).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -36,8 +37,28 @@ function serverFor(ws: WsModule, maxPayload: number): WebSocketServer {
   return wss;
 }
 
+/** What `serve(app, { webSockets })` takes on Node: the code that completes a WebSocket route's upgrade. */
+export interface NodeWebSockets {
+  readonly kind: 'rove:node-websockets';
+  /** Complete the upgrade a route asked for on a socket node:http handed over. */
+  upgrade(upgrade: Upgrade, incoming: IncomingMessage, socket: Duplex, head: Buffer, open: OpenSockets): Promise<void>;
+}
+
+/**
+ * WebSockets for `serve()` on Node, through the `ws` package. Deno, Bun and Workers have their
+ * own and need nothing passed.
+ *
+ * @example
+ * import { serve } from 'rove/node';
+ * import { webSockets } from 'rove/node/websocket';
+ * serve(app, { port: 8000, webSockets });
+ * // or, on a server of your own:
+ * server.on('upgrade', toNodeUpgradeListener(app, webSockets));
+ */
+export const webSockets: NodeWebSockets = { kind: 'rove:node-websockets', upgrade: upgradeNode };
+
 /** Complete the upgrade a route asked for on a socket node:http handed over. */
-export async function upgradeNode(upgrade: Upgrade, incoming: IncomingMessage, socket: Duplex, head: Buffer, open: OpenSockets): Promise<void> {
+async function upgradeNode(upgrade: Upgrade, incoming: IncomingMessage, socket: Duplex, head: Buffer, open: OpenSockets): Promise<void> {
   const ws = await (loading ??= import('ws'));
   if (socket.destroyed) return;
   chosen.set(incoming, upgrade);

@@ -1,6 +1,7 @@
-// The file-system side of file routes, for Node, Deno and Bun (node:fs works
-// in all three). Importing this module installs the scanner that
-// `fileRoutes(app, './routes')` uses; Workers and Deno Deploy use a manifest instead.
+// The file-system side of file routes, for Node and Bun (node:fs). Deno has its own
+// (adapters/deno/fs-routes.ts: a node: module would start its Node layer). Importing this
+// module installs the scanner that `fileRoutes(app, './routes')` uses; Workers and Deno
+// Deploy use a manifest instead.
 import { type FSWatcher, watch as watchFs } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -1,5 +1,6 @@
-// serve(app, { processes: N }): N server processes on one port, for Node
-// (node:cluster, node/processes.ts), Bun and Deno (children with SO_REUSEPORT).
+// serve(app, { processes: processGroup(N) }): N server processes on one port, for Node
+// (node:cluster, node/processes.ts), Bun and Deno (children with SO_REUSEPORT). Only the
+// rove/<runtime>/processes entries import this file: an app without a group never loads it.
 // The first process becomes the primary: it serves nothing, starts the
 // children, restarts one that dies, and on SIGINT/SIGTERM or close() asks each
 // to shut down gracefully and waits for them. A child takes signals from the
@@ -11,6 +12,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
 import process from 'node:process';
 import { CHILD_ENV, checkProcesses, PORT_ENV } from './process-env.ts';
+import type { GroupRole, GroupRuntime, ProcessGroup } from './process-group.ts';
 import { listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
 /** Set in a child's environment: its index in the group. */
@@ -19,6 +21,9 @@ export { CHILD_ENV } from './process-env.ts';
 /** Restart a dying child at most this often in a minute before giving up on the group. */
 const MAX_RESTARTS_PER_MINUTE = 10;
 
+/** What processGroup() takes: a number of server processes, or 'auto' for one per core. */
+export type ProcessCount = number | 'auto';
+
 /**
  * How many server processes `processes` asks for: 'auto' is one per core
  * (os.availableParallelism()); anything below 2 means this process serves alone.
@@ -26,11 +31,31 @@ const MAX_RESTARTS_PER_MINUTE = 10;
  * @example
  * processCount('auto'); // 2 on a two-core machine
  */
-export function processCount(processes: ServeOptions['processes']): number {
+export function processCount(processes: ProcessCount | undefined): number {
   if (processes === undefined) return 1;
   if (processes === 'auto') return typeof availableParallelism === 'function' ? availableParallelism() : cpus().length || 1;
   checkProcesses(processes);
   return processes;
+}
+
+/**
+ * The group value a runtime's processGroup() returns: `isChild` tells a child of this group
+ * (which re-ran the entry and so calls serve() with the same group), `launch` starts one.
+ *
+ * @example
+ * export const processGroup = (n: ProcessCount) => makeGroup('bun', n, () => childIndex() !== undefined, () => spawnLaunch());
+ */
+export function makeGroup<R extends GroupRuntime>(runtime: R, processes: ProcessCount, isChild: () => boolean, launch: () => Launch): ProcessGroup<R> {
+  const count = processCount(processes); // a bad count throws here, where it was written
+  return {
+    kind: 'rove:process-group',
+    runtime,
+    count,
+    join<O extends ServeOptions>(options: O): GroupRole<O> {
+      if (isChild()) return { child: { options: childOptions(options), onSignal: childSignals, listening: reportListening } };
+      return count > 1 ? { primary: serveGroup(options, count, launch()) } : { alone: true };
+    },
+  };
 }
 
 /** This process's index when it is a child of a server group, else undefined. */
@@ -52,7 +77,7 @@ function env(name: string): string | undefined {
  * The options a child serves with: the group's port, and no listen message
  * (the primary prints one for the group).
  */
-export function childOptions(options: ServeOptions): ServeOptions {
+export function childOptions<O extends ServeOptions>(options: O): O {
   const port = Number(env(PORT_ENV));
   return { ...options, port: Number.isInteger(port) && port > 0 ? port : options.port, onListen: () => {}, processes: undefined };
 }

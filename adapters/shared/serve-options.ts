@@ -29,12 +29,48 @@ export interface ServeOptions {
    */
   idleTimeoutMs?: number;
   /**
-   * Serve with this many processes on one port ('auto': one per core; default 1).
-   * The process that calls serve() becomes the primary: it starts the others, restarts
-   * one that dies and stops them all on SIGINT/SIGTERM or `close()`. Node uses node:cluster,
-   * Bun and Deno SO_REUSEPORT (see docs/processes.md). Workers and Deno Deploy scale by isolates instead.
+   * Serve with several processes on one port: `processGroup(n)` or `processGroup('auto')` (one
+   * per core) from `rove/node/processes`, `rove/deno/processes` or `rove/bun/processes` (default:
+   * this process alone). The process that calls serve() becomes the primary: it starts the others,
+   * restarts one that dies and stops them all on SIGINT/SIGTERM or `close()`. Node uses
+   * node:cluster, Bun and Deno SO_REUSEPORT (see docs/processes.md). A value passed in, so an app
+   * without it bundles none of that code. Workers and Deno Deploy scale by isolates instead.
+   *
+   * @example
+   * import { processGroup } from 'rove/node/processes';
+   * serve(app, { port: 8000, processes: processGroup('auto') });
    */
-  processes?: number | 'auto';
+  processes?: ProcessGroup;
+}
+
+/** The runtimes that run server groups (Workers and Deno Deploy scale by isolates instead). */
+export type GroupRuntime = 'node' | 'deno' | 'bun';
+
+/** How a child of the group serves: made by the group, used by the runtime's serve(). */
+export interface GroupChild<O extends ServeOptions = ServeOptions> {
+  /** The options to serve with: the group's port, no listen message of its own. */
+  readonly options: O;
+  /** The child's signal handling: it stops when the primary says so, and ignores the terminal's Ctrl-C. */
+  onSignal(handler: () => void): () => void;
+  /** Tells the primary this child listens. */
+  listening(port: number): void;
+}
+
+/** What joining a group makes of this process. */
+export type GroupRole<O extends ServeOptions = ServeOptions> =
+  | { readonly primary: ServeHandle & { readonly pids: number[] } }
+  | { readonly child: GroupChild<O> }
+  /** A group of one ('auto' on one core): serve alone. */
+  | { readonly alone: true };
+
+/** A server group for one runtime: `processGroup(n)` from `rove/<runtime>/processes`. */
+export interface ProcessGroup<R extends GroupRuntime = GroupRuntime> {
+  readonly kind: 'rove:process-group';
+  readonly runtime: R;
+  /** How many server processes (1 serves alone). */
+  readonly count: number;
+  /** Called by serve(): start the children in the primary, or learn how this child serves. */
+  join<O extends ServeOptions>(options: O): GroupRole<O>;
 }
 
 export interface ServeHandle {

@@ -1,8 +1,8 @@
 /**
- * `rove/views` on Node, Deno and Bun: the views engine plus a loader that
- * reads a views directory. node:fs/promises works on all three runtimes.
- * Workers bundles resolve `rove/views` to src/views/index.ts instead, so
- * node:fs never enters them.
+ * `rove/views` on Node and Bun: the views engine plus a loader that reads a
+ * views directory with node:fs/promises. Deno has its own (adapters/deno/views.ts:
+ * a node: module would start its Node layer), and Workers bundles resolve
+ * `rove/views` to src/views/index.ts, so node:fs never enters either.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';

@@ -94,7 +94,7 @@ export function launchFor(o: LaunchOptions): Launch {
   if (o.variant === 'workers') env.BENCH_WORKERS = '1';
   if (o.variant === 'db') Object.assign(env, dbEnv());
   if (o.variant === 'redis') Object.assign(env, redisEnv());
-  // --processes N: rove's own serve({ processes }) on node, deno and bun; `deno serve --parallel` on deno-deploy.
+  // --processes N: rove's own serve({ processes: processGroup(N) }) on node, deno and bun; `deno serve --parallel` on deno-deploy.
   const group = o.processes !== undefined && o.processes > 1 && (o.framework === 'rove' || o.framework === 'rove-baseline');
   if (group) env.BENCH_PROCESSES = String(o.processes);
   if (group && o.runtime === 'deno-deploy') env.DENO_JOBS = String(o.processes);

@@ -17,5 +17,10 @@ serve(app, {
   port: Number(process.env.PORT ?? 8000),
   hostname: process.env.HOST ?? '127.0.0.1',
   onListen: () => {},
-  processes: Number(process.env.BENCH_PROCESSES ?? 1),
+  processes: await groupOf(Number(process.env.BENCH_PROCESSES ?? 1)),
 });
+
+/** --processes N: the group is loaded only when asked for, so a one-process run measures none of it. */
+async function groupOf(n: number) {
+  return n > 1 ? (await import('../../adapters/node/processes.ts')).processGroup(n) : undefined;
+}

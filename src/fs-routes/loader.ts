@@ -9,7 +9,7 @@ export interface ListedFile {
 
 /**
  * How the core reaches a routes directory. The core never touches a file
- * system: the scanner in adapters/shared/fs-routes.ts (Node, Deno, Bun) implements
+ * system: the scanners in adapters/shared/fs-routes.ts (Node, Bun) and adapters/deno/fs-routes.ts implement
  * this, and a test may implement it in memory.
  */
 export interface RouteLoader {
@@ -30,7 +30,7 @@ export interface RouteLoader {
 let directoryLoader: ((dir: string | URL) => RouteLoader) | undefined;
 
 /**
- * Installed by adapters/shared/fs-routes.ts when it is imported (`import 'rove/fs-routes'`),
+ * Installed by adapters/shared/fs-routes.ts (adapters/deno/fs-routes.ts on Deno) when it is imported (`import 'rove/fs-routes'`),
  * so that `fileRoutes(app, './routes')` can scan on Node, Deno and Bun while the core
  * stays free of file-system code. The edge has no such adapter: it uses a manifest.
  */

@@ -1,25 +1,13 @@
 // The Deno adapters load no node: module unless a server group needs one: any node: module makes
 // Deno look at its inspector on every WebSocket message (docs/design-notes.md).
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '../..');
+import { bundleOf, ROOT } from './bundle.ts';
 
 /** The node: modules `entry` reaches through static imports only (a dynamic import loads on demand). */
 async function staticNodeImports(entry: string): Promise<string[]> {
-  const out = await build({
-    entryPoints: [join(ROOT, entry)],
-    absWorkingDir: ROOT,
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    external: ['node:*', 'ws'],
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const inputs = out.metafile.inputs;
+  const { metafile } = await bundleOf({ entryPoints: [join(ROOT, entry)], platform: 'neutral', external: ['node:*', 'ws'] });
+  const inputs = metafile.inputs;
   const seen = new Set<string>();
   const found = new Set<string>();
   const visit = (file: string) => {
@@ -36,7 +24,15 @@ async function staticNodeImports(entry: string): Promise<string[]> {
 }
 
 describe('the Deno adapters load no node: module for a single server', () => {
-  for (const entry of ['adapters/deno/index.ts', 'adapters/deno-deploy/index.ts']) {
+  // rove/deno, rove/deno-deploy, and what rove/static, rove/views and rove/fs-routes are on Deno.
+  const entries = [
+    'adapters/deno/index.ts',
+    'adapters/deno-deploy/index.ts',
+    'adapters/deno/static.ts',
+    'adapters/deno/views.ts',
+    'adapters/deno/fs-routes.ts',
+  ];
+  for (const entry of entries) {
     it(entry, async () => {
       expect(await staticNodeImports(entry)).toEqual([]);
     });

@@ -3,30 +3,18 @@
 // runtime's folder (Deno Deploy is Deno, and uses adapters/deno/).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { bundleOf, ROOT } from './bundle.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'cloudflare'];
 const MAY_USE: Record<string, string[]> = { 'deno-deploy': ['deno'], shared: [] };
 
 /** The adapters/<runtime>/ folders the modules of `folder` load. */
 async function foldersLoadedBy(folder: string): Promise<string[]> {
   const entries = readdirSync(join(ROOT, 'adapters', folder)).map((f) => `adapters/${folder}/${f}`);
-  const out = await build({
-    entryPoints: entries,
-    absWorkingDir: ROOT,
-    bundle: true,
-    write: false,
-    outdir: 'out',
-    format: 'esm',
-    platform: 'node',
-    packages: 'external',
-    metafile: true,
-    logLevel: 'silent',
-  });
+  const { metafile } = await bundleOf({ entryPoints: entries, outdir: 'out', platform: 'node', packages: 'external' });
   const folders = new Set<string>();
-  for (const input of Object.keys(out.metafile.inputs)) {
+  for (const input of Object.keys(metafile.inputs)) {
     const m = /^adapters\/([^/]+)\//.exec(input);
     if (m && m[1] !== folder && m[1] !== 'shared') folders.add(m[1]);
   }

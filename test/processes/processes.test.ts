@@ -1,4 +1,4 @@
-// serve(app, { processes }) over real HTTP on Node (node:cluster), Bun and Deno
+// serve(app, { processes: processGroup(n) }) over real HTTP on Node (node:cluster), Bun and Deno
 // (SO_REUSEPORT): N processes answer on one port, and SIGTERM to the primary
 // lets in-flight requests finish and stops every child (checked by pid).
 import { request } from 'node:http';
@@ -56,7 +56,7 @@ describe('processCount', () => {
   });
 });
 
-describe.each(['node', 'deno', 'bun'] as const)('serve({ processes: 2 }) on %s', (runtime) => {
+describe.each(['node', 'deno', 'bun'] as const)('serve({ processes: processGroup(2) }) on %s', (runtime) => {
   it('answers from two child processes on one port, replaces one that dies; SIGTERM drains them and stops every one', async () => {
     const port = await freePort();
     const { bin, args } = command(runtime);

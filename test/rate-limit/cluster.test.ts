@@ -1,4 +1,4 @@
-// serve({ processes: 2 }) on Node (node:cluster, docs/processes.md) with the Redis stores: the two
+// serve({ processes: processGroup(2) }) on Node (node:cluster, docs/processes.md) with the Redis stores: the two
 // children share one Redis, so a login on one is seen by the other and a limit of N holds in total.
 // Which child takes a connection is the primary's or the kernel's choice, so every request here
 // opens a fresh connection and the assertions are on totals.
@@ -33,7 +33,7 @@ function send(url: string, method = 'GET', headers: Record<string, string> = {})
   });
 }
 
-describe.skipIf(skip !== null)(`serve({ processes: 2 }) sharing one Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
+describe.skipIf(skip !== null)(`serve({ processes: processGroup(2) }) sharing one Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let redis: RedisServer;
   let server: Running;
   beforeAll(async () => {

@@ -169,7 +169,9 @@ describe('views > runtimes', () => {
     const expected = cases.map((c) => [c.name, c.out]);
     expect(result.cases).toEqual(expected);
     const p = '<main><i>1</i><i>フ</i></main>';
-    expect(result.fs).toEqual({ first: p, devFirst: p, devEdited: '<main><b>1</b><b>フ</b></main>', cachedAfterEdit: p, streamed: p, traversal: 'not-found' });
+    const edited = '<main><b>1</b><b>フ</b></main>';
+    const listed = 'layout.dve page.dve parts/item.dve';
+    expect(result.fs).toEqual({ first: p, devFirst: p, devEdited: edited, cachedAfterEdit: p, streamed: p, traversal: 'not-found', listed, byUrl: edited });
     return result as { runtime: string; codegen: string };
   };
 

@@ -6,11 +6,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createViews } from '../../adapters/shared/views-fs.ts';
+import { pathToFileURL } from 'node:url';
 import { renderCases } from './cases.ts';
 
 const g = globalThis as { Deno?: unknown; Bun?: unknown };
 const runtime = g.Deno !== undefined ? 'deno' : g.Bun !== undefined ? 'bun' : 'node';
+// Deno's rove/views reads files with Deno's own API (no node: module); Node and Bun share node:fs.
+const { createViews, fileSource } = (await import(
+  runtime === 'deno' ? '../../adapters/deno/views.ts' : '../../adapters/shared/views-fs.ts'
+)) as typeof import('../../adapters/shared/views-fs.ts');
 
 // Proves the flag is on when it should be: code generation from strings must throw.
 let codegen = 'allowed';
@@ -23,7 +27,8 @@ try {
 const cases = await renderCases(createViews);
 
 const root = await mkdtemp(join(tmpdir(), 'rove-views-'));
-const dir = join(root, 'views');
+// A directory name with characters that mean something in a URL: the loaders take it as a name.
+const dir = join(root, 'views #1%');
 await mkdir(join(dir, 'parts'), { recursive: true });
 await writeFile(join(root, 'secret.dve'), 'SECRET');
 await writeFile(join(dir, 'page.dve'), '{{< layout}}{{#block body}}{{#each xs}}{{> parts/item}}{{/each}}{{/block}}{{/}}');
@@ -45,6 +50,8 @@ try {
 } catch (e) {
   traversal = (e as { kind?: string }).kind ?? 'unknown';
 }
+const listed = (await fileSource(pathToFileURL(dir)).list!()).join(' ');
+const byUrl = await createViews({ dir: pathToFileURL(dir) }).render('page', data);
 await rm(root, { recursive: true, force: true });
 
-console.log(JSON.stringify({ runtime, codegen, cases, fs: { first, devFirst, devEdited, cachedAfterEdit, streamed, traversal } }));
+console.log(JSON.stringify({ runtime, codegen, cases, fs: { first, devFirst, devEdited, cachedAfterEdit, streamed, traversal, listed, byUrl } }));

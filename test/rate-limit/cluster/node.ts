@@ -1,8 +1,9 @@
-// The shared-Redis app under serve({ processes: 2 }): node:cluster runs two servers on one port,
+// The shared-Redis app under serve({ processes: processGroup(2) }): node:cluster runs two servers on one port,
 // each with its own Redis client (this module runs again in every child). Each child names
 // itself by pid, so the test can tell which one answered.
 import cluster from 'node:cluster';
 import { serve } from 'rove/node';
+import { processGroup } from 'rove/node/processes';
 import { RespClient } from '../resp.ts';
 import { makeApp } from '../shared/app.ts';
 
@@ -11,5 +12,5 @@ const redis = cluster.isPrimary ? (undefined as unknown as RespClient) : await R
 serve(makeApp(redis, `node:${process.pid}`, process.env.SESSION_SECRET!), {
   port: Number(process.env.PORT ?? 8000),
   hostname: '127.0.0.1',
-  processes: 2,
+  processes: processGroup(2),
 });

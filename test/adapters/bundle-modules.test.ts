@@ -1,0 +1,72 @@
+// Cold starts: an app that does not use a feature does not load it, bundled or not. The two-route
+// app (bench/size/rove.ts) served with serve(app) is bundled for each runtime the way users would,
+// and its metafile must hold no process-group code, no `ws`, and on Deno, Bun and Workers no node:
+// import at all (on Deno the first one starts the Node compatibility layer). The same app with
+// processGroup() and webSockets passed in does hold them: the switch is the value passed in.
+import type { BuildOptions, Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { BUILD_OPTIONS as WORKERS } from '../../bench/lib/bundle-size.ts';
+import { bundleOf, externalImports, ROOT } from './bundle.ts';
+
+type Runtime = 'node' | 'deno' | 'bun';
+
+/** How a user bundles for each runtime: Node as a Node program, Deno and Bun with their own condition. */
+const OPTIONS: Record<Runtime, BuildOptions> = {
+  node: { platform: 'node' },
+  deno: { platform: 'neutral', conditions: ['deno'], mainFields: ['module', 'main'], external: ['node:*'] },
+  bun: { platform: 'neutral', conditions: ['bun'], mainFields: ['module', 'main'], external: ['node:*'] },
+};
+
+/** The two-route app of bench/size/rove.ts, served; `opted`: with a process group (and, on Node, WebSockets). */
+function entry(runtime: Runtime, opted: boolean): string {
+  const ws = opted && runtime === 'node';
+  return [
+    "import { App } from 'rove';",
+    `import { serve } from 'rove/${runtime}';`,
+    opted ? `import { processGroup } from 'rove/${runtime}/processes';` : '',
+    ws ? "import { webSockets } from 'rove/node/websocket';" : '',
+    'const app = new App();',
+    "app.get('/', (c) => c.json({ hello: 'world' }));",
+    "app.get('/users/:id', (c) => c.json({ id: c.req.param('id') }));",
+    `serve(app${opted ? `, { processes: processGroup(2)${ws ? ', webSockets' : ''} }` : ''});`,
+  ].join('\n');
+}
+
+async function bundled(runtime: Runtime, opted: boolean): Promise<Metafile> {
+  const stdin = { contents: entry(runtime, opted), resolveDir: ROOT, loader: 'ts' as const, sourcefile: `${runtime}.ts` };
+  return (await bundleOf({ stdin, minify: true, ...OPTIONS[runtime] })).metafile;
+}
+
+const GROUP = /adapters\/(shared|node|deno|bun)\/processes\.(ts|js)$/;
+const WS = /node_modules\/ws\//;
+const inputs = (m: Metafile) => Object.keys(m.inputs);
+const nodeImports = (m: Metafile) => externalImports(m).filter((p) => p.startsWith('node:'));
+
+describe.each(['node', 'deno', 'bun'] as const)('the two-route app bundled for %s', (runtime) => {
+  it(`serve(app) holds no process group, no ws${runtime === 'node' ? '' : ' and no node: module'}`, async () => {
+    const m = await bundled(runtime, false);
+    expect(inputs(m).filter((f) => GROUP.test(f) || WS.test(f))).toEqual([]);
+    if (runtime !== 'node') expect(externalImports(m)).toEqual([]);
+  });
+
+  it(`with processGroup()${runtime === 'node' ? ' and webSockets' : ''} passed in, holds them`, async () => {
+    const m = await bundled(runtime, true);
+    expect(inputs(m).filter((f) => GROUP.test(f)).length).toBe(2); // the shared group code and the runtime's own
+    expect(inputs(m).some((f) => WS.test(f))).toBe(runtime === 'node');
+    expect(nodeImports(m)).toContain('node:child_process');
+  });
+});
+
+describe('the two-route app bundled for Workers', () => {
+  it('holds no process group, no ws and no node: module', async () => {
+    const { metafile } = await bundleOf({
+      ...WORKERS,
+      conditions: [...WORKERS.conditions],
+      mainFields: [...WORKERS.mainFields],
+      entryPoints: ['bench/size/rove.ts'],
+      outfile: 'bundle.js',
+    });
+    expect(inputs(metafile).filter((f) => GROUP.test(f) || WS.test(f))).toEqual([]);
+    expect(externalImports(metafile)).toEqual([]);
+  });
+});

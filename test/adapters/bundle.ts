@@ -1,0 +1,25 @@
+// esbuild's metafile for a bundle built in memory: what a bundler would put in a user's bundle.
+// Shared by the adapters' bundle tests (runtime-folders, deno-node-free, bundle-modules).
+import { join } from 'node:path';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+
+export const ROOT = join(import.meta.dirname, '../..');
+
+export interface Bundled {
+  metafile: Metafile;
+  /** The first output file's bytes (0 when esbuild wrote none). */
+  bytes: number;
+}
+
+/** Bundle in memory from the repository root, silently, with a metafile. */
+export async function bundleOf(options: BuildOptions): Promise<Bundled> {
+  const out = await build({ absWorkingDir: ROOT, bundle: true, format: 'esm', logLevel: 'silent', ...options, write: false, metafile: true });
+  return { metafile: out.metafile, bytes: out.outputFiles[0]?.contents.byteLength ?? 0 };
+}
+
+/** Every module a bundle imports and left outside it (node: built-ins, external packages), sorted. */
+export function externalImports(metafile: Metafile): string[] {
+  const found = new Set<string>();
+  for (const input of Object.values(metafile.inputs)) for (const i of input.imports) if (i.external) found.add(i.path);
+  return [...found].sort();
+}
