@@ -4,7 +4,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kb } from './bundle-size.ts';
-import { COLD_APPS, COLD_MODES, COLD_RUNTIMES, type ColdMode, type ColdPlan, type ColdRuntime, launch, type Prepared, planEntries, prepare } from './cold-start-apps.ts';
+import {
+  COLD_APPS,
+  COLD_MODES,
+  COLD_RUNTIMES,
+  type ColdMode,
+  type ColdPlan,
+  type ColdRuntime,
+  launch,
+  type Prepared,
+  planEntries,
+  prepare,
+} from './cold-start-apps.ts';
 import { coldStart } from './cold-start-probe.ts';
 import type { ColdStartApp, ColdStartEntry, ColdStartResult, ColdStartSample } from './cold-start-result.ts';
 import { STARTUP_SLICE, workerStartupMs } from './cold-start-trace.ts';
