@@ -1,5 +1,6 @@
 // The JSON written by --out (schema in BENCH.md), and the maths on it.
 import type { BundleSizes } from './bundle-size.ts';
+import type { ColdStartResult } from './cold-start-result.ts';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import type { Pinning } from './pin.ts';
 import type { Saturation } from './pool-p99.ts';
@@ -53,6 +54,8 @@ export interface Meta {
   command?: string;
   /** Which cores the servers and the load generator were pinned to; null: not pinned. */
   pinning?: Pinning | null;
+  /** The commit measured, and whether the working tree had changes beside it when the run began. */
+  git?: { commit: string; dirty: boolean };
 }
 
 export interface BenchResult {
@@ -81,6 +84,8 @@ export interface BenchResult {
   rows: Row[];
   /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
   bundleSizes?: BundleSizes;
+  /** Cold starts per runtime × app × mode (npm run bench:cold, and the last step of npm run bench). */
+  coldStart?: ColdStartResult;
 }
 
 export function configForJson(c: Config): BenchResult['config'] {

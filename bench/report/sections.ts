@@ -1,6 +1,6 @@
-// Report sections for the issue-15 methods: how the run was pinned and which
-// runtimes ran with other load settings, the listener cost measured inside one
-// process, and the worker pool's benefit as the p99 of /test under saturation.
+// Report sections: how the run was pinned and which runtimes ran with other load
+// settings, the listener cost measured inside one process, and the worker pool's
+// benefit as the p99 of /test under saturation.
 import { RUNTIMES } from '../lib/config.ts';
 import { listenerRatios } from '../lib/listener-cost.ts';
 import { pinningText } from '../lib/pin.ts';
@@ -68,7 +68,7 @@ export function listenerBlocks(result: BenchResult): Block[] {
     { kind: 'h', level: 2, text: title, id: 'the-cost-of-one-empty-listener' },
     {
       kind: 'p',
-      text: `\`GET /test\` in one server process whose empty listener (\`app.on(() => {})\`) the runner switches off and on between rounds, alternating which state goes first (${result.config.rounds} round(s) of each). Comparing two processes instead swung from 0.78 to 1.01 from run to run: fresh processes of the same app land at different speeds. The ratios are taken per round; median, with the lowest and highest round in brackets. Higher is better: req/s with ÷ without, CPU per request without ÷ with.`,
+      text: `\`GET /test\` in one server process whose empty listener (\`app.on(() => {})\`) the runner switches off and on between rounds, alternating which state goes first (${result.config.rounds} round(s) of each): two processes of the same app can land at different speeds, one process cannot. The ratios are taken per round; median, with the lowest and highest round in brackets. Higher is better: req/s with ÷ without, CPU per request without ÷ with.`,
     },
     {
       kind: 'table',
