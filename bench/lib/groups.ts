@@ -1,5 +1,5 @@
 // Scenario groups: the rows of the report's summary. Each scenario belongs to exactly one
-// group (test/bench/groups.test.ts checks it), so a new scenario must be placed here.
+// group (test/bench/report.test.ts checks it), so a new scenario must be placed here.
 
 export interface ScenarioGroup {
   id: string;
