@@ -24,8 +24,8 @@ export interface LoadSettings {
 
 export const PROFILES = {
   // The committed report (npm run bench with no flags): the default profile's load, shortened so that
-  // 386 rows × 3 rounds, each in a fresh process (about 1.4 s to start, check and stop), fit in about
-  // 75 minutes on 2 cores. 2 s is two of autocannon's one-second samples; methods.md says more.
+  // 386 rows × 3 rounds, each in a fresh process (1.5–1.7 s to start, check and stop), take about
+  // 80 minutes on 2 cores. 2 s is two of autocannon's one-second samples; methods.md says more.
   report: { connections: 100, pipelining: 10, durationS: 2, warmupS: 0.5 },
   quick: { connections: 10, pipelining: 1, durationS: 1, warmupS: 0.5 },
   default: { connections: 100, pipelining: 10, durationS: 10, warmupS: 3 },

@@ -32,7 +32,7 @@ export const SCENARIO_PIPELINING_REASON = 'the database scenarios run unpipeline
 export function loadReasonLabel(reason: string | undefined): string {
   if (reason === SCENARIO_PIPELINING_REASON) return 'database';
   if (reason === WORKERD_REASON) return 'workerd';
-  if (reason === BUN_REASON) return 'Bun pipelining bug';
+  if (reason === BUN_REASON) return 'Bun bug';
   return 'own load';
 }
 

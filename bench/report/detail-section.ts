@@ -13,11 +13,12 @@ import { barChart, FRAMEWORK_COLORS } from './svg.ts';
 
 const PEERS = ['hono', 'raw'] as const;
 
-/** The Load column: empty for the run's own load; else connections, pipelining and why. */
-function loadCell(rows: (Row | undefined)[]): Cell {
+/** The Load column: empty for the run's own load; else the pipelining (and connections, when other) and why. */
+function loadCell(rows: (Row | undefined)[], connections: number): Cell {
   const r = rows.find((x) => x?.load);
   if (!r?.load) return '';
-  return `${r.load.connections} × p${r.load.pipelining}, ${loadReasonLabel(r.load.reason)}`;
+  const conns = r.load.connections === connections ? '' : `${r.load.connections} connections, `;
+  return `${conns}p${r.load.pipelining}: ${loadReasonLabel(r.load.reason)}`;
 }
 
 function groupTable(result: BenchResult, g: ScenarioGroup, frameworks: FrameworkId[]): Block | null {
@@ -46,7 +47,7 @@ function groupTable(result: BenchResult, g: ScenarioGroup, frameworks: Framework
         ...mine.map(cpuCell),
         ...peers.map((f) => ratioCell(result.rows, rt, s, 'rps', f)),
         ...peers.map((f) => ratioCell(result.rows, rt, s, 'cpu', f)),
-        loadCell(mine),
+        loadCell(mine, result.config.connections),
       ]);
     }
   return table.length ? { kind: 'table', table: { columns, rows: table } } : null;
@@ -75,7 +76,7 @@ export function detailBlocks(result: BenchResult, chartDir: string, frameworks: 
     { kind: 'h', level: 2, text: 'Detail', id: 'detail' },
     {
       kind: 'p',
-      text: `Per scenario and runtime: req/s (average over the measured window, median round), p99 latency, and the server's CPU time per request (µs; it does not depend on whether the server or the load generator is the bottleneck). Ratios read "higher is better" for Rove: req/s as Rove's over the peer's, CPU as the peer's µs over Rove's; median round with the lowest and highest in brackets. **Bold**: misses a stated target in every round (methods.md, Targets). † a side had errors, timeouts or non-2xx responses under load. ${DASH}: no such row. Load: the rows that ran with other settings than the run's, and why (database: unpipelined as TechEmpower runs them; workerd and Bun: runtime limits, see [methods.md](methods.md#known-runtime-limits)).`,
+      text: `Per scenario and runtime: req/s (average over the measured window, median round), p99 latency, and the server's CPU time per request (µs; it does not depend on whether the server or the load generator is the bottleneck). Ratios read "higher is better" for Rove: req/s as Rove's over the peer's, CPU as the peer's µs over Rove's; median round with the lowest and highest in brackets. **Bold**: misses a stated target in every round ([methods.md](methods.md#targets)). † a side had errors, timeouts or non-2xx responses under load. ${DASH}: no such row. Load: the rows that ran with other settings than the run's ${result.config.connections} connections, pipelining ${result.config.pipelining}, and why (p1: unpipelined; database: as TechEmpower runs them; workerd and Bun: runtime limits, see [methods.md](methods.md#known-runtime-limits)).`,
     },
   ];
   const charts: Chart[] = [];

@@ -72,7 +72,7 @@ export function buildDocument(result: BenchResult, chartDir: string): Doc {
     { kind: 'h', level: 2, text: 'Reproduce', id: 'reproduce' },
     {
       kind: 'code',
-      text: `# the whole report (about 70 minutes on 2 cores): ${REPORT_JSON}, README.md, charts/\nnpm run bench\n# a few rows, elsewhere\nnpm run bench -- --profile quick --runtimes node,deno --scenarios test,params --out tmp/bench/try.json\n# render a report again from its JSON\nnpm run bench -- --report ${REPORT_JSON}`,
+      text: `# the whole report (about 80 minutes on 2 cores): ${REPORT_JSON}, README.md, charts/\nnpm run bench\n# a few rows, elsewhere\nnpm run bench -- --profile quick --runtimes node,deno --scenarios test,params --out tmp/bench/try.json\n# render a report again from its JSON\nnpm run bench -- --report ${REPORT_JSON}`,
     },
   );
   return { title, blocks, charts };

@@ -61,7 +61,8 @@ function summaryChart(result: BenchResult, over: 'hono' | 'raw'): string {
     values: groups.map((g) => runtimes.map((rt) => groupSpread(result.rows, rt, g.scenarios, 'rps', over)?.median ?? null)),
     unit: `× (Rove ÷ ${over === 'hono' ? 'Hono' : 'raw'})`,
     reference: { value: 1, label: '1.00× (same req/s)' },
-    width: 900,
+    width: 1100,
+    height: 380,
   });
 }
 

@@ -103,12 +103,18 @@ export function barChart(c: BarChart): string {
   const groupW = plotW / Math.max(1, c.groups.length);
   const n = Math.max(1, c.series.length);
   const barW = Math.min(40, (groupW * 0.78) / n);
+  // A number needs about 22 px; narrower bars keep theirs in the tooltip.
+  const labels = barW >= 22;
   c.groups.forEach((g, gi) => {
     const gx = left + gi * groupW + (groupW - barW * n) / 2;
+    const empty = c.series.every((_, si) => !Number.isFinite(c.values[gi]?.[si] ?? Number.NaN));
+    if (empty)
+      out.push(`<text x="${f(left + gi * groupW + groupW / 2)}" y="${f(top + plotH - 4)}" font-size="9.5" fill="#9ca3af" text-anchor="middle">n/a</text>`);
     c.series.forEach((s, si) => {
       const v = c.values[gi]?.[si] ?? null;
       const x = gx + si * barW;
       if (v == null || !Number.isFinite(v)) {
+        if (empty || !labels) return;
         out.push(`<text x="${f(x + barW / 2)}" y="${f(top + plotH - 4)}" font-size="9.5" fill="#9ca3af" text-anchor="middle">n/a</text>`);
         return;
       }
@@ -130,6 +136,7 @@ export function barChart(c: BarChart): string {
       }
       // The bar's own value: above it when there is no tick; with a tick, inside the bar's top
       // (white), or only in the tooltip when the bar is too short, never where it reads as the tick's.
+      if (!labels) return;
       if (!hasTick) {
         out.push(`<text x="${f(x + barW / 2)}" y="${f(y(v) - 4)}" font-size="9.5" fill="#111827" text-anchor="middle">${esc(compact(v))}</text>`);
       } else if (h >= 16) {
