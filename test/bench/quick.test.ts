@@ -68,15 +68,16 @@ describe('bench --profile quick', () => {
     }
 
     // Beside the JSON: the Markdown, the HTML page and the charts.
-    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Headline: GET /test');
-    expect(readFileSync(join(dir, 'quick.html'), 'utf8')).toContain('<svg ');
+    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Summary');
+    expect(readFileSync(join(dir, 'quick.html'), 'utf8')).toContain('<img src="quick-charts/summary-hono.svg"');
+    expect(readFileSync(join(dir, 'quick-charts/summary-hono.svg'), 'utf8')).toContain('<svg ');
     // The bundle sizes (npm run bench:size) are measured with every run and get their own section.
     expect(result.bundleSizes?.bundles.map((b) => [b.id, b.error])).toEqual([
       ['rove', null],
       ['hono', null],
       ['hello-worker', null],
     ]);
-    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Bundle size at the edge');
+    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Bundle size');
 
     // Every target the runner started (it logs their pids) has been stopped.
     const pids = [...run.out.matchAll(/\(pid (\d+), port \d+\)/g)].map((m) => Number(m[1]));
