@@ -40,7 +40,18 @@ function alive(pid: number): boolean {
 describe('bench --profile quick', () => {
   it('measures every framework on node and deno, every check passes, and nothing is left running', async () => {
     const out = join(dir, 'quick.json');
-    const run = await runBench(['--profile', 'quick', '--frameworks', 'all', '--runtimes', RUNTIMES.join(','), '--scenarios', SCENARIOS.join(','), '--out', out]);
+    const run = await runBench([
+      '--profile',
+      'quick',
+      '--frameworks',
+      'all',
+      '--runtimes',
+      RUNTIMES.join(','),
+      '--scenarios',
+      SCENARIOS.join(','),
+      '--out',
+      out,
+    ]);
     expect(run.code, run.out).toBe(0);
 
     const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
