@@ -1,4 +1,4 @@
-// Prints the overhead tables of docs/benchmarks/overhead.md from a bench run's JSON:
+// Prints overhead tables from a bench run's JSON:
 // rove/raw CPU per request and Rove/Hono req/s per runtime and scenario, as the
 // median of the per-round ratios with the lowest and highest round.
 //

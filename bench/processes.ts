@@ -1,11 +1,11 @@
 // One process against two: runs the bench for rove alternately with
 // --processes 1 and --processes N (fresh targets every time, so slow drift of
 // the shared machine hits both alike), then writes the comparison with the
-// spread of every ratio to docs/benchmarks/processes.md.
+// spread of every ratio to tmp/bench/processes.md (docs/processes.md says what to read in it).
 //
 //   flock /work/bench.lock node --import tsx bench/processes.ts [--rounds 3] [--processes 2]
 //       [--runtimes node,deno,bun,deno-deploy] [--scenarios test,test-cpu] [--duration 10] [--warmup 3]
-//       [--wait-quiet S] [--out docs/benchmarks/processes.md] [--from DIR]   (--from: only re-render saved runs)
+//       [--wait-quiet S] [--out tmp/bench/processes.md] [--from DIR]   (--from: only re-render saved runs)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ const runtimes = flag('runtimes', 'node,deno,bun,deno-deploy');
 const scenarios = flag('scenarios', 'test,test-cpu');
 const duration = flag('duration', '10');
 const warmup = flag('warmup', '3');
-const out = flag('out', 'docs/benchmarks/processes.md');
+const out = flag('out', 'tmp/bench/processes.md');
 const from = flag('from', '');
 const waitQuiet = flag('wait-quiet', '60');
 const dir = from || join('tmp/bench', `processes-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -153,7 +153,7 @@ for (const [key, { p1, pn }] of [...byKey].sort()) {
 const command = `flock /work/bench.lock node --import tsx bench/processes.ts ${args.join(' ')}`.trim();
 const doc = `# One process or ${n}: \`serve(app, { processes })\`
 
-What \`serve(app, { processes: processGroup(${n}) })\` ([docs/processes.md](../processes.md)) gives on this machine, against one
+What \`serve(app, { processes: processGroup(${n}) })\` (docs/processes.md) gives on this machine, against one
 process, for Rove's bench app. Each round starts fresh targets for both settings, one after the other
 (the order alternates), so slow drift of the shared machine hits both alike. Figures are medians of
 ${rounds} rounds; a ratio's spread is its range over every pairing of rounds (lowest of one over highest

@@ -1,8 +1,10 @@
-// npm run bench -- [flags]: runs the load tests and writes the reports.
-// See USAGE in lib/config.ts and docs/benchmarks/results.md for what is measured.
+// npm run bench -- [flags]: runs the load tests, then the cold starts, and writes the reports.
+// With no flags: the committed report, docs/benchmarks/README.md (methods: docs/benchmarks/methods.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { type BundleSizes, measureBundleSizes } from './lib/bundle-size.ts';
+import { measureColdStart } from './lib/cold-start.ts';
+import type { ColdStartResult } from './lib/cold-start-result.ts';
 import { type Config, parseFlags, resolveConfig, USAGE } from './lib/config.ts';
 import { pinDatabase, prepareDatabase } from './lib/db-run.ts';
 import { stopLoad } from './lib/load.ts';
@@ -43,6 +45,13 @@ const hooks = {
     console.log(line);
   },
 };
+
+/** Cold starts of every runtime measured, as the run's last step (0 starts: none). */
+async function coldStarts(config: Config): Promise<ColdStartResult | undefined> {
+  if (config.coldStarts === 0) return undefined;
+  console.log(`\ncold starts: ${config.coldStarts} fresh starts per runtime × app × mode`);
+  return measureColdStart({ starts: config.coldStarts, runtimes: config.runtimes, log: hooks.log });
+}
 
 function rel(p: string): string {
   return relative(process.cwd(), p) || p;
@@ -114,14 +123,21 @@ async function main(): Promise<number> {
       `pinning: ${pinningText(meta.pinning)}`,
   );
 
-  // Bundle sizes (issue 11, "Small at the edge") take a second and no load: measured before the load tests.
+  // Bundle sizes take a second and no load: measured before the load tests.
   let bundleSizes: BundleSizes | undefined;
+  let coldStart: ColdStartResult | undefined;
   try {
     bundleSizes = await measureBundleSizes();
   } catch (err) {
     console.error(`bench: bundle sizes not measured: ${(err as Error).message}`);
   }
-  const resultNow = (): BenchResult => ({ meta, config: configForJson(config), rows: [...others, ...runner.rows], ...(bundleSizes ? { bundleSizes } : {}) });
+  const resultNow = (): BenchResult => ({
+    meta,
+    config: configForJson(config),
+    rows: [...others, ...runner.rows],
+    ...(bundleSizes ? { bundleSizes } : {}),
+    ...(coldStart ? { coldStart } : {}),
+  });
 
   // Save the JSON after every row, so an interrupted run can be resumed (--resume).
   const save = () => {
@@ -149,6 +165,17 @@ async function main(): Promise<number> {
   let code = 0;
   try {
     await runner.run();
+    // Last, with the load-test servers gone: nothing else competes for the CPU while processes start.
+    await stopAll();
+    if (!runner.aborted) {
+      try {
+        coldStart = await coldStarts(config);
+      } catch (err) {
+        // The load-test rows are still worth writing; the exit code says the run is incomplete.
+        console.error(`bench: cold starts failed: ${(err as Error).stack ?? err}`);
+        code = 1;
+      }
+    }
   } catch (err) {
     if (!(err instanceof Aborted)) {
       clearStatus();

@@ -3,7 +3,7 @@
 // (Rove's dist/, built by `npm run build`; Hono from node_modules). An import-only file
 // is checked too, so the figures can be read as "the library" and "the routes on top".
 //
-//   node --import tsx bench/type-check.ts [--routes 200] [--rounds 5] [--out docs/benchmarks/types.md]
+//   node --import tsx bench/type-check.ts [--routes 200] [--rounds 5] [--out FILE.md]   (the table alone; docs/benchmarks/types.md quotes it)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Bundle size at the edge (issue 11, "Small at the edge"): a bundle's size is
+// Bundle size at the edge: a bundle's size is
 // cold-start time and a quota on Workers. The same two-route app written with
 // Rove and with Hono (bench/size/), and examples/hello's worker, are bundled
 // the way a Workers build does it, minified, and measured raw and gzipped.

@@ -4,8 +4,10 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
-/** What `--frameworks all` (and no flag) selects. */
+/** What `--frameworks all` selects. */
 export const FRAMEWORKS = ['rove', 'rove-fs', 'hono', 'raw'] as const;
+/** What no --frameworks flag selects: the comparison a user reads (rove-fs and rove-baseline only on request). */
+export const DEFAULT_FRAMEWORKS = ['rove', 'hono', 'raw'] as const;
 /** Rove's bench app started from another tree (--baseline DIR): the code before a change, beside `rove`. */
 export const BASELINE = 'rove-baseline';
 /** Every framework a row can have, in report order. */
@@ -21,12 +23,22 @@ export interface LoadSettings {
 }
 
 export const PROFILES = {
+  // The committed report (npm run bench with no flags): the default profile's load, shortened so that
+  // 386 rows × 3 rounds, each in a fresh process (1.5–1.7 s to start, check and stop), take about
+  // 80 minutes on 2 cores. 2 s is two of autocannon's one-second samples; methods.md says more.
+  report: { connections: 100, pipelining: 10, durationS: 2, warmupS: 0.5 },
   quick: { connections: 10, pipelining: 1, durationS: 1, warmupS: 0.5 },
   default: { connections: 100, pipelining: 10, durationS: 10, warmupS: 3 },
   seed: { connections: 500, pipelining: 10, durationS: 30, warmupS: 5 },
 } as const satisfies Record<string, LoadSettings>;
 
 export type ProfileId = keyof typeof PROFILES;
+/** The profile used when --profile is not given. */
+export const DEFAULT_PROFILE: ProfileId = 'report';
+/** Where the report profile writes by default: the committed report (README.md, results.json, charts/). */
+export const REPORT_JSON = 'docs/benchmarks/results.json';
+/** Cold starts per entry after the load tests (quick: none, so the test suite stays fast). */
+export const COLD_STARTS = 10;
 
 export interface Flags {
   profile?: string;
@@ -52,6 +64,7 @@ export interface Flags {
   processes?: number;
   fresh?: boolean;
   baseline?: string;
+  coldStarts?: number;
 }
 
 export interface Config extends LoadSettings {
@@ -85,13 +98,18 @@ export interface Config extends LoadSettings {
   runtimeLoad: 'sustained' | 'profile';
   /** --baseline DIR: another Rove tree (absolute path) whose bench app runs as the framework `rove-baseline`. */
   baseline?: string;
+  /** Fresh starts per entry of the cold-start measurement run after the load tests (0: none). */
+  coldStarts: number;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
 
-  --profile quick|default|seed   load settings (default: default)
-  --runtimes LIST                ${RUNTIMES.join(',')}
-  --frameworks LIST              ${FRAMEWORKS.join(',')}
+  --profile report|quick|default|seed
+                                 load settings (default: report, which writes the
+                                 committed report ${REPORT_JSON} and README.md)
+  --runtimes LIST                ${RUNTIMES.join(',')} (default: all)
+  --frameworks LIST              ${FRAMEWORKS.join(',')} (default: ${DEFAULT_FRAMEWORKS.join(',')};
+                                 all: every one)
   --scenarios LIST               scenario ids (see bench/lib/scenarios.ts)
   --connections N  --pipelining N  --duration S  --warmup S
   --rounds N                     repeat each measurement, report the median and the
@@ -103,8 +121,10 @@ export const USAGE = `Usage: npm run bench -- [flags]
                                  it serves evenly; profile: the profile's everywhere
   --wait-quiet S                 wait up to S s before each measurement while other
                                  processes keep the CPU busy (default 60; quick: 0)
-  --out FILE.json                also writes FILE.md, FILE.html, FILE-charts/*.svg
-                                 (the JSON is saved after every row)
+  --out FILE.json                also writes FILE.md, FILE.html, FILE-charts/*.svg; a file
+                                 named results.json gets README.md, report.html, charts/
+                                 (the JSON is saved after every row; default: tmp/bench/
+                                 PROFILE.json, report profile: ${REPORT_JSON})
   --resume                       keep the rows already in --out, measure only the rest
                                  (rows of runtimes, frameworks, scenarios not listed stay)
   --merge FILE.json              after the run, put its rows into FILE.json in place of
@@ -117,9 +137,12 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --db-cpu load|server|off       with pinning, run PostgreSQL on the load generator's
                                  core (default), on the servers' core, or unpinned
   --processes N                  rove targets on node, deno, bun serve with N processes (default 1)
-  --fresh                        start each server again before every measurement after its
+  --fresh, --no-fresh            start each server again before every measurement after its
                                  first, with its own warm-up: rounds then run in fresh
-                                 processes (Node processes land at different speeds)
+                                 processes (Node processes land at different speeds;
+                                 default: on in the report profile, off otherwise)
+  --cold-starts N                after the load tests, measure cold starts with N fresh
+                                 starts per entry (default ${COLD_STARTS}; quick: 0, none)
   --baseline DIR                 add the framework ${BASELINE}: the same Rove bench app started
                                  from the tree DIR (e.g. a worktree of the commit before a change),
                                  measured beside rove in every round; the report adds rove/${BASELINE}
@@ -134,6 +157,7 @@ const NUMBER_FLAGS: Record<string, keyof Flags> = {
   'wait-quiet': 'waitQuietS',
   'db-pool': 'dbPool',
   processes: 'processes',
+  'cold-starts': 'coldStarts',
 };
 const LIST_FLAGS: Record<string, keyof Flags> = { runtimes: 'runtimes', frameworks: 'frameworks', scenarios: 'scenarios' };
 const STRING_FLAGS: Record<string, keyof Flags> = {
@@ -158,8 +182,9 @@ export function parseFlags(argv: readonly string[]): Flags {
       flags.help = true;
       continue;
     }
-    if (arg === '--resume' || arg === '--fresh') {
-      flags[arg === '--resume' ? 'resume' : 'fresh'] = true;
+    if (arg === '--resume' || arg === '--fresh' || arg === '--no-fresh') {
+      if (arg === '--resume') flags.resume = true;
+      else flags.fresh = arg === '--fresh';
       continue;
     }
     if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`);
@@ -172,9 +197,9 @@ export function parseFlags(argv: readonly string[]): Flags {
     if (NUMBER_FLAGS[name]) {
       const n = Number(value);
       // A warm-up or wait of 0 is allowed; everything else must be positive.
-      const zeroOk = name === 'warmup' || name === 'wait-quiet';
+      const zeroOk = name === 'warmup' || name === 'wait-quiet' || name === 'cold-starts';
       if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) throw new Error(`--${name} must be a positive number, got "${value}"`);
-      if (name === 'connections' || name === 'pipelining' || name === 'rounds' || name === 'db-pool' || name === 'processes') {
+      if (name === 'connections' || name === 'pipelining' || name === 'rounds' || name === 'db-pool' || name === 'processes' || name === 'cold-starts') {
         if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer`);
       }
       set[known] = n;
@@ -199,7 +224,7 @@ function pickList<T extends string>(what: string, given: string[] | undefined, k
 
 /** Profile defaults, overridden by explicit flags; validates every id. */
 export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Config {
-  const profile = (flags.profile ?? 'default') as ProfileId;
+  const profile = (flags.profile ?? DEFAULT_PROFILE) as ProfileId;
   if (!Object.hasOwn(PROFILES, profile)) throw new Error(`unknown profile "${flags.profile}" (known: ${Object.keys(PROFILES).join(', ')})`);
   const base = PROFILES[profile];
   const baseline = flags.baseline === undefined ? undefined : baselineDir(flags.baseline);
@@ -209,17 +234,18 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     pipelining: flags.pipelining ?? base.pipelining,
     durationS: flags.durationS ?? base.durationS,
     warmupS: flags.warmupS ?? base.warmupS,
-    // One round cannot tell a real gap from noise (issue 15): committed profiles repeat three times.
+    // One round cannot tell a real gap from noise: every profile but quick repeats three times.
     rounds: flags.rounds ?? (profile === 'quick' ? 1 : 3),
     // The test suite's quick runs should never stall; committed runs should not measure other people's load.
     waitQuietS: flags.waitQuietS ?? (profile === 'quick' ? 0 : 60),
     runtimes: pickList('runtime', flags.runtimes, RUNTIMES),
     frameworks: pickFrameworks(flags.frameworks, baseline),
     scenarios: pickList('scenario', flags.scenarios, scenarioIds),
-    out: flags.out ?? `tmp/bench/${profile}.json`,
+    out: flags.out ?? (profile === 'report' ? REPORT_JSON : `tmp/bench/${profile}.json`),
     report: flags.report,
     cpuProf: flags.cpuProf,
-    fresh: flags.fresh ?? false,
+    // The report's rounds each get their own processes, so a slow or fast process shows as spread.
+    fresh: flags.fresh ?? profile === 'report',
     resume: flags.resume ?? false,
     ...(flags.merge !== undefined ? { merge: flags.merge } : {}),
     dbPool: flags.dbPool ?? 10,
@@ -228,6 +254,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     pin: pinFlag(flags.pin),
     runtimeLoad: runtimeLoadFlag(flags.runtimeLoad),
     ...(baseline !== undefined ? { baseline } : {}),
+    coldStarts: flags.coldStarts ?? (profile === 'quick' ? 0 : COLD_STARTS),
   };
 }
 
@@ -242,10 +269,11 @@ function baselineDir(dir: string): string {
 function pickFrameworks(given: string[] | undefined, baseline: string | undefined): FrameworkId[] {
   if (baseline === undefined) {
     if (given?.includes(BASELINE)) throw new Error(`framework "${BASELINE}" needs --baseline DIR`);
-    return pickList('framework', given, FRAMEWORKS);
+    return given && given.length > 0 ? pickList('framework', given, FRAMEWORKS) : [...DEFAULT_FRAMEWORKS];
   }
-  const all = !given || given.length === 0 || (given.length === 1 && given[0] === 'all');
-  return pickList('framework', all || given!.includes(BASELINE) ? given : [...given!, BASELINE], ALL_FRAMEWORKS);
+  if (!given || given.length === 0) return [...DEFAULT_FRAMEWORKS.slice(0, 1), BASELINE, ...DEFAULT_FRAMEWORKS.slice(1)];
+  const all = given.length === 1 && given[0] === 'all';
+  return pickList('framework', all || given.includes(BASELINE) ? given : [...given, BASELINE], ALL_FRAMEWORKS);
 }
 
 function pinFlag(v: string | undefined): 'auto' | 'off' {

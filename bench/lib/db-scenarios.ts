@@ -1,4 +1,4 @@
-// The database scenarios (issue 15): the seed benchmark's two queries and
+// The database scenarios: the seed benchmark's two queries and
 // TechEmpower's four, on a throwaway PostgreSQL (lib/postgres.ts). They run
 // in the `db` variant, the only targets started with DATABASE_URL. Without
 // PostgreSQL the runner skips them (lib/db-run.ts).

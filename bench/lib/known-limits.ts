@@ -26,7 +26,7 @@ export const KNOWN_LIMITS: readonly KnownLimit[] = [
   {
     runtime: 'workerd',
     pipelined: true,
-    note: 'workerd serves pipelined connections unevenly: under -p 10 some wait over autocannon’s 10 s timeout while others are answered, for the bare worker (raw) as much as for the frameworks (docs/benchmarks/methods.md); by default the bench runs workerd unpipelined, the load it sustains.',
+    note: 'workerd serves pipelined connections unevenly: under -p 10 some wait over autocannon’s 10 s timeout while others are answered, for the bare worker (raw) as much as for the frameworks (docs/benchmarks/methods.md, Known runtime limits); by default the bench runs workerd unpipelined, the load it sustains.',
   },
 ];
 

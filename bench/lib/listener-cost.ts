@@ -1,5 +1,5 @@
-// The cost of one empty event listener, measured inside one server process
-// (issue 15). Comparing two processes, one with the listener and one without,
+// The cost of one empty event listener, measured inside one server process.
+// Comparing two processes, one with the listener and one without,
 // swung from 0.78 to 1.01 between runs: fresh processes of the same app land
 // at different speeds. So the bench app's listener variant can switch its
 // listener off and on (POST /__bench/listener/off|on, only in that variant),

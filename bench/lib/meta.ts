@@ -35,6 +35,21 @@ export function gitRevision(dir = ROOT): string {
   }
 }
 
+/**
+ * The commit the run measured and whether the tree differed from it, read before the run writes
+ * anything: its own output (docs/benchmarks/, tmp/) does not count.
+ */
+export function gitState(dir = ROOT): { commit: string; dirty: boolean } | undefined {
+  try {
+    const opts = { cwd: dir, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'] };
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--', '.', ':!docs/benchmarks', ':!tmp'], opts).trim();
+    return { commit, dirty: status !== '' };
+  } catch {
+    return undefined;
+  }
+}
+
 function osName(): string {
   try {
     const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'));
@@ -48,6 +63,7 @@ function osName(): string {
 /** `baseline`: the --baseline tree, recorded as the version `rove-baseline`. */
 export function collectMeta(command?: string, baseline?: string): Meta {
   const cpu = cpus();
+  const git = gitState();
   return {
     date: new Date().toISOString(),
     host: {
@@ -71,5 +87,6 @@ export function collectMeta(command?: string, baseline?: string): Meta {
       tsx: packageVersion(join(ROOT, 'node_modules/tsx')),
     },
     ...(command ? { command } : {}),
+    ...(git ? { git } : {}),
   };
 }

@@ -1,4 +1,4 @@
-// Core pinning (issue 15): on a 2-core machine the server and the load
+// Core pinning: on a 2-core machine the server and the load
 // generator (autocannon runs inside this runner process) compete for the
 // cores. With taskset, the runner and everything it runs itself are pinned
 // to the last core and every server to the others, so the two never share

@@ -1,4 +1,4 @@
-// The worker pool's benefit as users feel it (issue 15): the p99 latency of a
+// The worker pool's benefit as users feel it: the p99 latency of a
 // light GET /test while another load saturates a CPU-heavy route. With the
 // loop on the request thread (/test-cpu), /test waits behind it; with the loop
 // in the pool (/test-worker), the request thread stays free and /test stays

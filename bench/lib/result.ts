@@ -54,6 +54,8 @@ export interface Meta {
   command?: string;
   /** Which cores the servers and the load generator were pinned to; null: not pinned. */
   pinning?: Pinning | null;
+  /** The commit measured, and whether the working tree had changes beside it when the run began. */
+  git?: { commit: string; dirty: boolean };
 }
 
 export interface BenchResult {
@@ -82,7 +84,7 @@ export interface BenchResult {
   rows: Row[];
   /** Bundle sizes of the two-route app with Rove and with Hono, and of examples/hello's worker (npm run bench:size). */
   bundleSizes?: BundleSizes;
-  /** Fresh-process starts per runtime × app × mode (npm run bench:cold). */
+  /** Cold starts per runtime × app × mode (npm run bench:cold, and the last step of npm run bench). */
   coldStart?: ColdStartResult;
 }
 

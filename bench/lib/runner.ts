@@ -15,7 +15,7 @@ import { pinnedCommand } from './pin.ts';
 import { poolRound } from './pool-p99.ts';
 import { backgroundMeter, type Child, cpuDeltaUs, freePort, peakRssMB, processTree, resetPeakRss, startChild, stopChild, treeCpuUs } from './proc.ts';
 import { emptyRow, medianIndex, type Row } from './result.ts';
-import { loadFor } from './runtime-load.ts';
+import { loadFor, SCENARIO_PIPELINING_REASON } from './runtime-load.ts';
 import { checkResponse, hasScenario, SCENARIOS, type Scenario, scenarioById, type Variant } from './scenarios.ts';
 import { launchFor } from './targets.ts';
 
@@ -293,7 +293,7 @@ export class Runner {
     const child = t.child!;
     const request = (t.prepared.get(s.id) ?? s).request;
     // The load this runtime sustains (workerd: unpipelined), and a scenario's own pipelining (DB: 1); the row records it when it differs.
-    const load = { ...loadFor(t.runtime, c, s.id), ...(s.pipelining ? { pipelining: s.pipelining } : {}) };
+    const load = { ...loadFor(t.runtime, c, s.id), ...(s.pipelining ? { pipelining: s.pipelining, reason: SCENARIO_PIPELINING_REASON } : {}) };
     if (load.connections !== c.connections || load.pipelining !== c.pipelining) row.load = load;
     const pool = s.method === 'pool-p99' && s.saturate !== undefined;
     try {

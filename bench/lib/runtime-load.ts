@@ -25,6 +25,17 @@ const WORKERD_REASON =
 const BUN_REASON =
   'Bun 1.4 closes a pipelined connection while a response ahead of it waits on I/O (oven-sh/bun#38128), raw included; unpipelined these routes serve normally';
 
+/** Why a scenario with its own pipelining (the database scenarios) runs with it. */
+export const SCENARIO_PIPELINING_REASON = 'the database scenarios run unpipelined, as TechEmpower runs them';
+
+/** A few words for a row's `load.reason`, for the report's Load column (older runs: "own load"). */
+export function loadReasonLabel(reason: string | undefined): string {
+  if (reason === SCENARIO_PIPELINING_REASON) return 'database';
+  if (reason === WORKERD_REASON) return 'workerd';
+  if (reason === BUN_REASON) return 'Bun bug';
+  return 'own load';
+}
+
 /** The connections and pipelining a runtime is measured with under this config, for this scenario. */
 export function loadFor(
   runtime: RuntimeId,

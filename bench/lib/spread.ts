@@ -27,17 +27,57 @@ export function roundValues(r: Row | undefined, metric: Metric): (number | null)
 
 /** Per-round ratios, higher is better for Rove (`of`): req/s of ÷ over, CPU over ÷ of. */
 export function roundRatios(rows: readonly Row[], runtime: string, scenario: string, metric: Metric, over: FrameworkId, of: FrameworkId = 'rove'): number[] {
+  return alignedRatios(rows, runtime, scenario, metric, over, of).filter((v): v is number => v !== null);
+}
+
+/** The same, by round index: null for a round where either side has no figure. */
+export function alignedRatios(
+  rows: readonly Row[],
+  runtime: string,
+  scenario: string,
+  metric: Metric,
+  over: FrameworkId,
+  of: FrameworkId = 'rove',
+): (number | null)[] {
   const a = roundValues(findRow(rows, runtime, of, scenario), metric);
   const b = roundValues(findRow(rows, runtime, over, scenario), metric);
   if (!a || !b) return [];
-  const out: number[] = [];
+  const out: (number | null)[] = [];
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const x = a[i];
     const y = b[i];
-    if (x == null || y == null || !(x > 0) || !(y > 0)) continue;
-    out.push(metric === 'rps' ? x / y : y / x);
+    out.push(x == null || y == null || !(x > 0) || !(y > 0) ? null : metric === 'rps' ? x / y : y / x);
   }
   return out;
+}
+
+export function geomean(xs: readonly number[]): number {
+  return Math.exp(xs.reduce((sum, x) => sum + Math.log(x), 0) / xs.length);
+}
+
+/**
+ * One ratio for a group of scenarios on one runtime: per round, the geometric mean of the
+ * scenarios' ratios in that round (round i of every framework ran back to back); then the
+ * median and spread of those means over the rounds. Scenarios with no ratio (no peer row,
+ * not measured) are left out; a round where a counted scenario has no figure is skipped.
+ */
+export function groupSpread(
+  rows: readonly Row[],
+  runtime: string,
+  scenarios: readonly string[],
+  metric: Metric,
+  over: FrameworkId,
+  of: FrameworkId = 'rove',
+): (Spread & { scenarios: number }) | null {
+  const per = scenarios.map((s) => alignedRatios(rows, runtime, s, metric, over, of)).filter((r) => r.some((v) => v !== null));
+  if (per.length === 0) return null;
+  const means: number[] = [];
+  for (let i = 0; i < Math.max(...per.map((r) => r.length)); i++) {
+    const xs = per.map((r) => r[i] ?? null);
+    if (xs.every((v): v is number => v !== null)) means.push(geomean(xs));
+  }
+  const s = spreadOf(means);
+  return s && { ...s, scenarios: per.length };
 }
 
 export function spreadOf(ratios: readonly number[]): Spread | null {
@@ -57,8 +97,8 @@ export function verdict(s: Spread, target: number): Verdict {
 
 /**
  * Targets, higher is better for Rove: at least Hono on every scenario (both metrics);
- * against raw, the issue-11 /test targets for req/s (workerd: issue 15's 0.95 over
- * repeated rounds) and issue 15's 0.90 of raw's CPU per request on every scenario.
+ * against raw, 0.95 of its /test req/s on deno, bun and workerd (0.90 on node), and 0.90
+ * of raw's CPU per request on every scenario (0.95 for workerd's /test).
  */
 export function targetOf(runtime: string, scenario: string, metric: Metric, over: FrameworkId): number | null {
   if (over === 'hono') return 1.0;

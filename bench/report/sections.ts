@@ -1,5 +1,4 @@
-// Report sections for the issue-15 methods: how the run was pinned and which
-// runtimes ran with other load settings, the listener cost measured inside one
+// Report sections: how the run was pinned, the listener cost measured inside one
 // process, and the worker pool's benefit as the p99 of /test under saturation.
 import { RUNTIMES } from '../lib/config.ts';
 import { listenerRatios } from '../lib/listener-cost.ts';
@@ -15,31 +14,12 @@ function spreadCell(s: Spread | null): Cell {
   return s === null ? DASH : spreadText(s);
 }
 
-/** Lines for the introduction's list: pinning, and runtimes measured with other load settings. */
+/** Lines for "The run": pinning and fresh processes (rows with their own load have the detail's Load column). */
 export function methodLines(result: BenchResult): string[] {
   const out: string[] = [];
   if (result.meta.pinning !== undefined) out.push(`Pinning: ${pinningText(result.meta.pinning)}.`);
   if (result.config.fresh)
     out.push('Fresh processes: every measurement after the first of each server ran in a newly started one, after its own warm-up (`--fresh`).');
-  // Grouped by runtime and load: a runtime may run only some scenarios with other settings (Bun's
-  // pipelining bug), and the DB scenarios run unpipelined everywhere.
-  const groups = new Map<string, { rt: string; load: NonNullable<Row['load']>; scenarios: Set<string> }>();
-  const perRuntime = new Map<string, Set<string>>();
-  for (const r of result.rows) {
-    let all = perRuntime.get(r.runtime);
-    if (all === undefined) perRuntime.set(r.runtime, (all = new Set()));
-    all.add(r.scenario);
-    if (!r.load) continue;
-    const key = `${r.runtime} ${r.load.connections} ${r.load.pipelining} ${r.load.reason ?? ''}`;
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { rt: r.runtime, load: r.load, scenarios: new Set() }));
-    g.scenarios.add(r.scenario);
-  }
-  for (const { rt, load, scenarios } of groups.values()) {
-    const which = scenarios.size === perRuntime.get(rt)?.size ? 'every scenario' : [...scenarios].map((id) => `\`${id}\``).join(', ');
-    const why = load.reason ? `the load it sustains: ${load.reason}` : "the scenario's own load";
-    out.push(`${rt} ran ${which} with ${load.connections} connections, pipelining ${load.pipelining} (${why}).`);
-  }
   return out;
 }
 
@@ -68,7 +48,7 @@ export function listenerBlocks(result: BenchResult): Block[] {
     { kind: 'h', level: 2, text: title, id: 'the-cost-of-one-empty-listener' },
     {
       kind: 'p',
-      text: `\`GET /test\` in one server process whose empty listener (\`app.on(() => {})\`) the runner switches off and on between rounds, alternating which state goes first (${result.config.rounds} round(s) of each). Comparing two processes instead swung from 0.78 to 1.01 from run to run: fresh processes of the same app land at different speeds. The ratios are taken per round; median, with the lowest and highest round in brackets. Higher is better: req/s with ÷ without, CPU per request without ÷ with.`,
+      text: `\`GET /test\` in one server process whose empty listener (\`app.on(() => {})\`) the runner switches off and on between rounds, alternating which state goes first (${result.config.rounds} round(s) of each): two processes of the same app can land at different speeds, one process cannot. The ratios are taken per round; median, with the lowest and highest round in brackets. Higher is better: req/s with ÷ without, CPU per request without ÷ with.`,
     },
     {
       kind: 'table',

@@ -4,8 +4,9 @@ import { type BundleSizes, kb, roveOverHono } from '../lib/bundle-size.ts';
 import { ALL_FRAMEWORKS, type FrameworkId, RUNTIMES } from '../lib/config.ts';
 import { type BenchResult, findRow } from '../lib/result.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
-import { roundRatios, spreadOf, spreadText } from '../lib/spread.ts';
+import { groupSpread, roundRatios, spreadOf, spreadText } from '../lib/spread.ts';
 import { compact, DASH, times } from './format.ts';
+import { summaryAxes } from './summary-section.ts';
 
 export function textTable(head: string[], rows: string[][], rightFrom = 1): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -49,8 +50,27 @@ export function summaryText(result: BenchResult): string {
   out.push(
     `${rows.length - failed.length}/${rows.length} rows ok${failed.length ? `; failed: ${failed.map((r) => `${r.runtime}/${r.framework}/${r.scenario}`).join(', ')}` : ''}`,
   );
+  out.push(...groupSummaryText(result));
   if (result.bundleSizes) out.push(bundleSizesText(result.bundleSizes));
   return out.join('\n\n');
+}
+
+/** The report's summary: runtime × scenario group, Rove's req/s over Hono's and over raw's. */
+export function groupSummaryText(result: BenchResult): string[] {
+  const { runtimes, groups } = summaryAxes(result);
+  const out: string[] = [];
+  for (const over of ['hono', 'raw'] as const) {
+    if (!result.rows.some((r) => r.framework === over) || !result.rows.some((r) => r.framework === 'rove')) continue;
+    const body = runtimes.map((rt) => [
+      rt,
+      ...groups.map((g) => {
+        const s = groupSpread(result.rows, rt, g.scenarios, 'rps', over);
+        return s ? spreadText(s) : DASH;
+      }),
+    ]);
+    out.push(`req/s rove/${over}, geometric mean per scenario group\n${textTable(['runtime', ...groups.map((g) => g.label)], body)}`);
+  }
+  return out;
 }
 
 function ratioText(rows: BenchResult['rows'], rt: string, scenario: string, metric: 'rps' | 'cpu', over: FrameworkId): string {

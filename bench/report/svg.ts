@@ -19,6 +19,8 @@ export interface BarChart {
   markers?: (number | null)[][];
   markerLabel?: string;
   unit: string;
+  /** A dashed horizontal line across the plot, e.g. 1.00× on a ratio chart. */
+  reference?: { value: number; label: string };
   width?: number;
   height?: number;
 }
@@ -59,7 +61,7 @@ export function barChart(c: BarChart): string {
   const bottom = 34;
   const plotW = W - left - right;
   const plotH = H - top - bottom;
-  const all = [...c.values.flat(), ...(c.markers?.flat() ?? [])].filter((v): v is number => v != null && Number.isFinite(v));
+  const all = [...c.values.flat(), ...(c.markers?.flat() ?? []), c.reference?.value ?? null].filter((v): v is number => v != null && Number.isFinite(v));
   const { max, step } = niceScale(Math.max(0, ...all));
   const y = (v: number) => top + plotH - (v / max) * plotH;
   const out: string[] = [];
@@ -101,12 +103,18 @@ export function barChart(c: BarChart): string {
   const groupW = plotW / Math.max(1, c.groups.length);
   const n = Math.max(1, c.series.length);
   const barW = Math.min(40, (groupW * 0.78) / n);
+  // A number needs about 22 px; narrower bars keep theirs in the tooltip.
+  const labels = barW >= 22;
   c.groups.forEach((g, gi) => {
     const gx = left + gi * groupW + (groupW - barW * n) / 2;
+    const empty = c.series.every((_, si) => !Number.isFinite(c.values[gi]?.[si] ?? Number.NaN));
+    if (empty)
+      out.push(`<text x="${f(left + gi * groupW + groupW / 2)}" y="${f(top + plotH - 4)}" font-size="9.5" fill="#9ca3af" text-anchor="middle">n/a</text>`);
     c.series.forEach((s, si) => {
       const v = c.values[gi]?.[si] ?? null;
       const x = gx + si * barW;
       if (v == null || !Number.isFinite(v)) {
+        if (empty || !labels) return;
         out.push(`<text x="${f(x + barW / 2)}" y="${f(top + plotH - 4)}" font-size="9.5" fill="#9ca3af" text-anchor="middle">n/a</text>`);
         return;
       }
@@ -128,6 +136,7 @@ export function barChart(c: BarChart): string {
       }
       // The bar's own value: above it when there is no tick; with a tick, inside the bar's top
       // (white), or only in the tooltip when the bar is too short, never where it reads as the tick's.
+      if (!labels) return;
       if (!hasTick) {
         out.push(`<text x="${f(x + barW / 2)}" y="${f(y(v) - 4)}" font-size="9.5" fill="#111827" text-anchor="middle">${esc(compact(v))}</text>`);
       } else if (h >= 16) {
@@ -136,6 +145,14 @@ export function barChart(c: BarChart): string {
     });
     out.push(`<text x="${f(left + gi * groupW + groupW / 2)}" y="${H - bottom + 18}" font-size="12" fill="#111827" text-anchor="middle">${esc(g)}</text>`);
   });
+  // Drawn over the bars, so it reads across every group.
+  if (c.reference) {
+    const ry = f(y(c.reference.value));
+    out.push(`<line x1="${left}" x2="${W - right}" y1="${ry}" y2="${ry}" stroke="#111827" stroke-width="1" stroke-dasharray="5 4"/>`);
+    out.push(
+      `<text x="${W - right - 2}" y="${f(y(c.reference.value) - 4)}" font-size="10.5" fill="#111827" text-anchor="end" stroke="#ffffff" stroke-width="3" paint-order="stroke">${esc(c.reference.label)}</text>`,
+    );
+  }
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
-// Writes FILE.json plus FILE.md, FILE.html and FILE-charts/*.svg beside it;
-// FILE.notes.md, when present, goes into both reports after the introduction.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Writes FILE.json plus FILE.md, FILE.html and FILE-charts/*.svg beside it. A file named
+// results.json is a directory's one report: README.md (what GitHub shows for the directory),
+// report.html and charts/, as docs/benchmarks/ holds it.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BenchResult } from '../lib/result.ts';
 import { buildDocument } from './document.ts';
@@ -17,23 +18,16 @@ export interface Written {
 export function reportPaths(jsonPath: string) {
   const dir = dirname(jsonPath);
   const base = basename(jsonPath).replace(/\.json$/i, '');
-  return {
-    dir,
-    base,
-    markdown: join(dir, `${base}.md`),
-    html: join(dir, `${base}.html`),
-    notes: join(dir, `${base}.notes.md`),
-    chartDir: join(dir, `${base}-charts`),
-    chartRel: `${base}-charts`,
-  };
+  if (base === 'results')
+    return { dir, base, markdown: join(dir, 'README.md'), html: join(dir, 'report.html'), chartDir: join(dir, 'charts'), chartRel: 'charts' };
+  return { dir, base, markdown: join(dir, `${base}.md`), html: join(dir, `${base}.html`), chartDir: join(dir, `${base}-charts`), chartRel: `${base}-charts` };
 }
 
 export function writeReports(result: BenchResult, jsonPath: string, { writeJson = true } = {}): Written {
   const p = reportPaths(jsonPath);
   mkdirSync(p.dir, { recursive: true });
   if (writeJson) writeFileSync(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
-  const notes = existsSync(p.notes) ? readFileSync(p.notes, 'utf8') : undefined;
-  const doc = buildDocument(result, p.chartRel, notes);
+  const doc = buildDocument(result, p.chartRel);
   // Replace the chart directory whole so charts of scenarios no longer run do not linger.
   rmSync(p.chartDir, { recursive: true, force: true });
   mkdirSync(p.chartDir, { recursive: true });

@@ -1,4 +1,4 @@
-// The two-route app of issue 11's "Small at the edge", written with Rove.
+// The two-route app of the bundle-size comparison, written with Rove.
 // bench/bundle-size.ts bundles it the way a Workers build would and reports its size.
 import { App } from 'rove';
 

@@ -1,4 +1,4 @@
-// The bench app (docs/benchmarks/results.md) as a routes directory: each route is a
+// The bench app (docs/benchmarks/README.md) as a routes directory: each route is a
 // file under ./routes, the way the seed framework's benchmark/routes/*.ts are
 // laid out; /chain and /params get their middleware from `_middleware.ts`.
 // This module makes the app without routes: the Node, Deno and Bun entries

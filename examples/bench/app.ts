@@ -1,4 +1,4 @@
-// The load-test app (docs/benchmarks/results.md), written once with Rove and run
+// The load-test app (docs/benchmarks/README.md), written once with Rove and run
 // unchanged on every runtime by the entries beside it. bench/hono and
 // bench/raw hold the same routes for comparison.
 //

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FRAMEWORKS, parseFlags, resolveConfig } from '../../bench/lib/config.ts';
+import { DEFAULT_FRAMEWORKS, parseFlags, resolveConfig } from '../../bench/lib/config.ts';
 import { ROOT } from '../../bench/lib/proc.ts';
 import { configForJson, emptyRow, type Row } from '../../bench/lib/result.ts';
 import { plannedRows } from '../../bench/lib/runner.ts';
@@ -36,12 +36,13 @@ describe('bench --baseline DIR', () => {
     expect(c.baseline).toBe(tree);
     expect(c.frameworks).toEqual(['rove', 'rove-baseline', 'hono', 'raw']);
     expect(resolve([`--baseline=${tree}`, '--frameworks', 'rove,rove-baseline']).frameworks).toEqual(['rove', 'rove-baseline']);
-    expect(resolve(['--baseline', tree]).frameworks).toEqual(['rove', 'rove-baseline', 'rove-fs', 'hono', 'raw']);
+    expect(resolve(['--baseline', tree]).frameworks).toEqual(['rove', 'rove-baseline', 'hono', 'raw']);
+    expect(resolve(['--baseline', tree, '--frameworks', 'all']).frameworks).toEqual(['rove', 'rove-baseline', 'rove-fs', 'hono', 'raw']);
     expect(configForJson(c).baseline).toBe(tree);
   });
 
   it('leaves the frameworks as they were without it, and refuses rove-baseline or a tree without the bench app', () => {
-    expect(resolve([]).frameworks).toEqual([...FRAMEWORKS]);
+    expect(resolve([]).frameworks).toEqual([...DEFAULT_FRAMEWORKS]);
     expect(resolve([]).baseline).toBeUndefined();
     expect(configForJson(resolve([]))).not.toHaveProperty('baseline');
     expect(() => resolve(['--frameworks', 'rove,rove-baseline'])).toThrow(/rove-baseline" needs --baseline DIR/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FRAMEWORKS, PROFILES, parseFlags, RUNTIMES, resolveConfig } from '../../bench/lib/config.ts';
+import { COLD_STARTS, FRAMEWORKS, PROFILES, parseFlags, RUNTIMES, resolveConfig } from '../../bench/lib/config.ts';
 import { emptyRow } from '../../bench/lib/result.ts';
 import { plannedRows } from '../../bench/lib/runner.ts';
 import { SCENARIO_IDS } from '../../bench/lib/scenarios.ts';
@@ -7,16 +7,30 @@ import { SCENARIO_IDS } from '../../bench/lib/scenarios.ts';
 const resolve = (argv: string[]) => resolveConfig(parseFlags(argv), SCENARIO_IDS);
 
 describe('bench config', () => {
-  it('uses the default profile and every runtime, framework and scenario when no flag is given', () => {
+  it('with no flag, runs the report: every runtime and scenario, rove, hono and raw, 3 rounds in fresh processes, cold starts last', () => {
     const c = resolve([]);
-    expect(c.profile).toBe('default');
-    expect({ connections: c.connections, pipelining: c.pipelining, durationS: c.durationS, warmupS: c.warmupS }).toEqual(PROFILES.default);
+    expect(c.profile).toBe('report');
+    expect({ connections: c.connections, pipelining: c.pipelining, durationS: c.durationS, warmupS: c.warmupS }).toEqual(PROFILES.report);
     expect(c.rounds).toBe(3);
+    expect(c.fresh).toBe(true);
     expect(c.runtimes).toEqual([...RUNTIMES]);
-    expect(c.frameworks).toEqual([...FRAMEWORKS]);
+    expect(c.frameworks).toEqual(['rove', 'hono', 'raw']);
     expect(c.scenarios).toEqual([...SCENARIO_IDS]);
-    expect(c.out).toBe('tmp/bench/default.json');
+    expect(c.out).toBe('docs/benchmarks/results.json');
     expect(c.waitQuietS).toBe(60);
+    expect(c.coldStarts).toBe(COLD_STARTS);
+  });
+
+  it('keeps the other profiles, their output under tmp/, one process per target unless --fresh, and rove-fs on request', () => {
+    const c = resolve(['--profile', 'default']);
+    expect({ connections: c.connections, pipelining: c.pipelining, durationS: c.durationS, warmupS: c.warmupS }).toEqual(PROFILES.default);
+    expect(c).toMatchObject({ out: 'tmp/bench/default.json', fresh: false, rounds: 3 });
+    expect(resolve(['--profile', 'quick'])).toMatchObject({ out: 'tmp/bench/quick.json', fresh: false, rounds: 1, coldStarts: 0 });
+    expect(resolve(['--profile', 'quick', '--fresh']).fresh).toBe(true);
+    expect(resolve(['--no-fresh']).fresh).toBe(false);
+    expect(resolve(['--cold-starts', '0']).coldStarts).toBe(0);
+    expect(resolve(['--frameworks', 'all']).frameworks).toEqual([...FRAMEWORKS]);
+    expect(resolve(['--frameworks', 'rove,rove-fs']).frameworks).toEqual(['rove', 'rove-fs']);
   });
 
   it('never waits for a quiet machine in the quick profile unless told to', () => {

@@ -40,7 +40,18 @@ function alive(pid: number): boolean {
 describe('bench --profile quick', () => {
   it('measures every framework on node and deno, every check passes, and nothing is left running', async () => {
     const out = join(dir, 'quick.json');
-    const run = await runBench(['--profile', 'quick', '--runtimes', RUNTIMES.join(','), '--scenarios', SCENARIOS.join(','), '--out', out]);
+    const run = await runBench([
+      '--profile',
+      'quick',
+      '--frameworks',
+      'all',
+      '--runtimes',
+      RUNTIMES.join(','),
+      '--scenarios',
+      SCENARIOS.join(','),
+      '--out',
+      out,
+    ]);
     expect(run.code, run.out).toBe(0);
 
     const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
@@ -68,15 +79,16 @@ describe('bench --profile quick', () => {
     }
 
     // Beside the JSON: the Markdown, the HTML page and the charts.
-    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Headline: GET /test');
-    expect(readFileSync(join(dir, 'quick.html'), 'utf8')).toContain('<svg ');
+    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Summary');
+    expect(readFileSync(join(dir, 'quick.html'), 'utf8')).toContain('<img src="quick-charts/summary-hono.svg"');
+    expect(readFileSync(join(dir, 'quick-charts/summary-hono.svg'), 'utf8')).toContain('<svg ');
     // The bundle sizes (npm run bench:size) are measured with every run and get their own section.
     expect(result.bundleSizes?.bundles.map((b) => [b.id, b.error])).toEqual([
       ['rove', null],
       ['hono', null],
       ['hello-worker', null],
     ]);
-    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Bundle size at the edge');
+    expect(readFileSync(join(dir, 'quick.md'), 'utf8')).toContain('## Bundle size');
 
     // Every target the runner started (it logs their pids) has been stopped.
     const pids = [...run.out.matchAll(/\(pid (\d+), port \d+\)/g)].map((m) => Number(m[1]));

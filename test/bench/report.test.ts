@@ -2,11 +2,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BenchResult, emptyRow, type Row } from '../../bench/lib/result.ts';
-import { buildDocument, parseNotes, runDates } from '../../bench/report/document.ts';
+import type { ColdStartEntry, ColdStartResult } from '../../bench/lib/cold-start-result.ts';
+import { SCENARIO_GROUPS } from '../../bench/lib/groups.ts';
+import { type BenchResult, emptyRow, median, type Row } from '../../bench/lib/result.ts';
+import { SCENARIO_PIPELINING_REASON } from '../../bench/lib/runtime-load.ts';
+import { SCENARIO_IDS } from '../../bench/lib/scenarios.ts';
+import { groupSpread, spreadText } from '../../bench/lib/spread.ts';
+import { buildDocument } from '../../bench/report/document.ts';
 import { inline, renderHtml } from '../../bench/report/html.ts';
 import { markdownTable, renderMarkdown } from '../../bench/report/markdown.ts';
-import { summaryText } from '../../bench/report/summary.ts';
+import { groupSummaryText, summaryText } from '../../bench/report/summary.ts';
 import { barChart, niceScale } from '../../bench/report/svg.ts';
 import { writeReports } from '../../bench/report/write.ts';
 
@@ -31,7 +36,8 @@ const result: BenchResult = {
     date: '2026-01-02T03:04:05.000Z',
     host: { cpus: 2, cpuModel: 'Test CPU', memGiB: 8, os: 'TestOS' },
     versions: { node: '20.0.0', deno: '2.0.0' },
-    command: 'npm run bench -- --profile default',
+    command: 'npm run bench',
+    git: { commit: '0123456789abcdef0123456789abcdef01234567', dirty: false },
   },
   config: { profile: 'default', connections: 100, pipelining: 10, durationS: 10, warmupS: 3, rounds: 1 },
   rows: [
@@ -51,50 +57,63 @@ describe('bench report writers', () => {
   const doc = buildDocument(result, 'run-charts');
   const md = renderMarkdown(doc);
 
-  it('puts the headline ratios of /test in the Markdown, marking a missed target in bold', () => {
-    // node: 45k/60k = 0.75 (below 0.90), 45k/40k = 1.13; deno: 0.98 and 1.09.
-    expect(md).toContain('| node | 45,000 | 40,000 | 60,000 | **0.75×** | 1.13× |');
-    expect(md).toContain('| deno | 98,000 | 90,000 | 100,000 | 0.98× | 1.09× |');
-    expect(md).toContain('![Requests per second for GET /test per runtime and framework](run-charts/rps-test.svg)');
+  it('says at the top which commit, date and command produced it, one line each', () => {
+    expect(md).toMatch(
+      /^# Rove benchmarks\n\n- \*\*Commit:\*\* `0123456789ab` \(clean working tree\)\n- \*\*Date:\*\* 2026-01-02 03:04 UTC\n- \*\*Command:\*\* `npm run bench`\n/,
+    );
+    const dirty = renderMarkdown(buildDocument({ ...result, meta: { ...result.meta, git: { commit: 'f'.repeat(40), dirty: true } } }, 'c'));
+    expect(dirty).toContain('- **Commit:** `ffffffffffff` with uncommitted changes');
   });
 
-  it('puts CPU per request of /test in a second headline table', () => {
-    expect(md).toContain('| Runtime | rove CPU µs/req | hono CPU µs/req | raw CPU µs/req | rove/raw | rove/hono |');
-    // Peer's CPU over Rove's (higher is better): raw 15 / rove 22 misses the 0.90 target, hono 25 / 22 meets 1.0.
-    expect(md).toContain('| node | 22.0 | 25.0 | 15.0 | **0.68×** | 1.14× |');
+  it('opens with the summary: runtime × scenario group, the geometric mean of Rove over Hono and over raw', () => {
+    const summary = md.slice(md.indexOf('## Summary'), md.indexOf('## Detail'));
+    // node basics: rove/hono from test alone (hono failed echo's check): 45/40; rove/raw: √(45/60 × 20/25).
+    expect(summary).toContain('| Runtime | Basics |');
+    expect(summary).toContain('| Node | 1.13× |');
+    expect(summary).toContain('| Node | 0.77× |');
+    expect(summary).toContain('| Deno | 0.98× |');
+    expect(summary).toContain("![Rove's req/s over Hono per scenario group and runtime](run-charts/summary-hono.svg)");
+    expect(md.indexOf('## Summary')).toBeLessThan(md.indexOf('## Detail'));
   });
 
-  it("states in each chart the load its rows ran under: a runtime's own setting, or everyone's", () => {
-    const own = (r: Row): Row => ({ ...r, load: { connections: 100, pipelining: 1 } });
-    const svgOf = (rows: Row[], file: string) => buildDocument({ ...result, rows }, 'c').charts.find((c) => c.file === file)!.svg;
-    const one = svgOf([...result.rows.slice(0, 3), ...result.rows.slice(3, 6).map(own)], 'latency-test.svg');
-    expect(one).toContain('100 connections, pipelining 10 (deno: 100 connections, pipelining 1)');
-    const all = svgOf(result.rows.slice(0, 6).map(own), 'rps-test.svg');
-    expect(all).toContain('100 connections, pipelining 1, 10 s');
-    expect(all).not.toContain('pipelining 10');
+  it('takes a group ratio per round, then the median and spread over the rounds', () => {
+    const rounds = (fw: Row['framework'], scenario: string, rps: number[]): Row => ({
+      ...measured('node', fw, scenario, median(rps), 10),
+      roundsRps: rps,
+      roundsCpuUsPerReq: rps.map(() => 10),
+    });
+    const rows = [
+      rounds('rove', 'test', [100, 110, 90]),
+      rounds('hono', 'test', [100, 100, 100]),
+      rounds('rove', 'text', [50, 60, 40]),
+      rounds('hono', 'text', [50, 50, 50]),
+    ];
+    // Per round: √(1 × 1), √(1.1 × 1.2), √(0.9 × 0.8).
+    const s = groupSpread(rows, 'node', ['test', 'text', 'json-nested'], 'rps', 'hono')!;
+    expect(s.scenarios).toBe(2);
+    expect(spreadText(s)).toBe('1.00× (0.85–1.15)');
+    expect(groupSpread(rows, 'node', ['test'], 'rps', 'raw')).toBeNull();
+    expect(groupSummaryText({ ...result, config: { ...result.config, rounds: 3 }, rows }).join('\n')).toContain('1.00× (0.85–1.15)');
   });
 
-  it('dates a chart by its run, or by the first and last day of the runs merged into it', () => {
-    expect(runDates(result)).toBe('2026-01-02');
-    const merged = { ...result, meta: { ...result.meta, command: `${result.meta.command}; 3 rows measured again on 2026-01-05 at rove 0.1.0` } };
-    expect(runDates(merged)).toBe('2026-01-02 to 2026-01-05');
+  it('puts every scenario in exactly one group', () => {
+    const placed = SCENARIO_GROUPS.flatMap((g) => g.scenarios);
+    expect([...placed].sort()).toEqual([...SCENARIO_IDS].sort());
+    expect(new Set(placed).size).toBe(placed.length);
   });
 
-  it('reads hand-written notes: headings, lists and paragraphs', () => {
-    const blocks = parseNotes('## Findings\n\nOne `line`\nwrapped.\n\n- first\n  continued\n- second\n');
-    expect(blocks).toEqual([
-      { kind: 'h', level: 2, text: 'Findings', id: 'findings' },
-      { kind: 'p', text: 'One `line` wrapped.' },
-      { kind: 'list', items: ['first continued', 'second'] },
-    ]);
-    expect(renderMarkdown(buildDocument(result, 'c', '## Findings\n\nRove is fine.'))).toMatch(/## Findings\n\nRove is fine\.\n\n## Headline/);
+  it('details each group: req/s, p99, CPU per request and the ratios, marking a missed target in bold', () => {
+    // node test: raw 45k/60k misses 0.90 (bold); CPU raw 15 / rove 22 misses 0.90; Hono 45/40 and 25/22 meet 1.0.
+    expect(md).toContain('| `test` | Node | 45,000 | 40,000 | 60,000 | 25 | 25 | 25 | 22.0 | 25.0 | 15.0 | 1.13× | **0.75×** | 1.14× | **0.68×** |  |');
+    expect(md).toContain('| `echo` | Node | 20,000 | failed | 25,000 | 25 | – | 25 | 50.0 | – | 40.0 | – | 0.80× | – | **0.80×** |  |');
+    expect(md).toContain('![Requests per second for test per runtime and framework](run-charts/rps-test.svg)');
   });
 
-  it('writes ratio tables for req/s and CPU per request', () => {
-    expect(md).toContain('### req/s, rove/raw');
-    expect(md).toContain('### CPU per request, rove/hono');
-    // CPU rove/raw on node /test: raw 15 over rove 22, bold as a miss of 0.90.
-    expect(md).toMatch(/\| `test` \| \*\*0\.68×\*\* \| 0\.97× \|/);
+  it('names in a column the rows that ran with their own load, and why', () => {
+    const own = (r: Row): Row => ({ ...r, load: { connections: 100, pipelining: 1, reason: SCENARIO_PIPELINING_REASON } });
+    const text = renderMarkdown(buildDocument({ ...result, rows: [...result.rows.slice(0, 3), ...result.rows.slice(3, 6).map(own)] }, 'c'));
+    expect(text).toMatch(/\| `test` \| Deno \|.*\| p1: database \|/);
+    expect(text).toMatch(/\| `test` \| Node \|.*\| {2}\|/);
   });
 
   it('lists failed rows with their reason and escapes pipes in table cells', () => {
@@ -102,17 +121,45 @@ describe('bench report writers', () => {
     expect(markdownTable({ columns: [{ label: 'a' }], rows: [['x | y']] })).toContain('x \\| y');
   });
 
-  it('renders one self-contained HTML page with the charts inline', () => {
+  it('links methods.md and renders an HTML page that loads the chart files and nothing remote', () => {
+    expect(md).toContain('[methods.md](methods.md)');
     const html = renderHtml(doc);
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
-    expect(html).not.toMatch(/<script|<link|<img|\ssrc=/i);
-    expect(html.match(/<svg /g)?.length).toBe(doc.charts.length);
+    expect(html).not.toMatch(/<script|<link|https?:\/\/(?!github\.com)/i);
+    expect(html.match(/<img /g)?.length).toBe(doc.charts.length);
+    expect(html).toContain('<img src="run-charts/rps-test.svg" alt="Requests per second for test per runtime and framework" width="760" height="340">');
     expect(html).toContain('<td class="num bad"><strong>0.75×</strong></td>');
     expect(inline('a <b> `c<d>` **e** [f](https://x.y/?a=1&b=2)')).toBe(
       'a &lt;b&gt; <code>c&lt;d&gt;</code> <strong>e</strong> <a href="https://x.y/?a=1&amp;b=2">f</a>',
     );
   });
 
+  it('renders the cold starts: runtime × app × mode, median with the range, Rove over Hono and over bare', () => {
+    const entry = (app: ColdStartEntry['app'], ms: number): ColdStartEntry => ({
+      runtime: 'node',
+      app,
+      mode: 'bundled',
+      entry: `bench/cold/${app}.ts`,
+      request: 'GET /',
+      bundleBytes: 26_852,
+      bundleGzipBytes: 10_502,
+      samples: [],
+      median: { firstAnswerMs: ms, cpuMs: ms * 1.5, startupMs: null },
+      spread: { firstAnswerMs: [ms - 5, ms + 5], cpuMs: null, startupMs: null },
+      error: null,
+    });
+    const coldStart: ColdStartResult = {
+      date: '2026-01-02T04:00:00.000Z',
+      command: 'npm run bench:cold',
+      starts: 20,
+      entries: [entry('two-route-hono', 50), entry('two-route-rove', 45), entry('two-route-bare', 40)],
+    };
+    const text = renderMarkdown(buildDocument({ ...result, coldStart }, 'c'));
+    expect(text.indexOf('## Cold start')).toBeGreaterThan(text.indexOf('## Summary'));
+    expect(text.indexOf('## Cold start')).toBeLessThan(text.indexOf('## Detail'));
+    expect(text).toContain('| Node | Two-route app, Rove | bundled | 45 (40–50) | 68 | 26.9 | 0.90× | 1.13× |');
+    expect(text).toContain('| Node | Two-route app, Hono | bundled | 50 (45–55) | 75 | 26.9 |  |  |');
+  });
   it('draws grouped bar charts with a nice axis, values and n/a for missing bars', () => {
     expect(niceScale(93_000)).toEqual({ max: 100_000, step: 20_000 });
     expect(niceScale(0)).toEqual({ max: 1, step: 0.2 });
@@ -137,11 +184,12 @@ describe('bench report writers', () => {
     expect(svg.match(/<rect [^>]*fill="#00f"/g)?.length).toBe(3); // two bars + the legend swatch
   });
 
-  it('prints a terminal summary with the ratios per runtime', () => {
+  it('prints a terminal summary with the ratios per runtime and per group', () => {
     const text = summaryText(result);
     expect(text).toContain('node');
     expect(text).toMatch(/test\s+45\.0k\s+40\.0k\s+60\.0k/);
     expect(text).toContain('8/9 rows ok; failed: node/hono/echo');
+    expect(text).toMatch(/req\/s rove\/raw, geometric mean per scenario group[\s\S]*node\s+0\.77×/);
   });
 
   const dir = mkdtempSync(join(tmpdir(), 'rove-bench-report-'));
@@ -151,7 +199,16 @@ describe('bench report writers', () => {
     const w = writeReports(result, join(dir, 'run.json'));
     expect(JSON.parse(readFileSync(w.json, 'utf8'))).toEqual(result);
     expect(readFileSync(w.markdown, 'utf8')).toBe(md);
-    expect(readFileSync(w.html, 'utf8')).toContain('<title>Rove load test: default profile</title>');
-    expect(readdirSync(join(dir, 'run-charts')).sort()).toEqual(['latency-echo.svg', 'latency-test.svg', 'rps-echo.svg', 'rps-test.svg']);
+    expect(readFileSync(w.html, 'utf8')).toContain('<title>Rove benchmarks</title>');
+    expect(readdirSync(join(dir, 'run-charts')).sort()).toEqual(['rps-echo.svg', 'rps-test.svg', 'summary-hono.svg', 'summary-raw.svg']);
+  });
+
+  it("writes a file named results.json as its directory's report: README.md, report.html, charts/", () => {
+    const sub = join(dir, 'benchmarks');
+    const w = writeReports(result, join(sub, 'results.json'));
+    expect(w.markdown).toBe(join(sub, 'README.md'));
+    expect(w.html).toBe(join(sub, 'report.html'));
+    expect(readFileSync(w.markdown, 'utf8')).toContain('](charts/summary-raw.svg)');
+    expect(readdirSync(sub).sort()).toEqual(['README.md', 'charts', 'report.html', 'results.json']);
   });
 });

@@ -3,50 +3,27 @@
 // and checks that the Content-Security-Policy blocks an inline script without the nonce.
 // Runs against the node and workers entries (ROVE_BROWSER_RUNTIMES=node,deno,... for others).
 // Chromium comes from scripts/install-chromium.sh (CI runs it); see README "Browser tests".
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, type Running, type Runtime, start } from '../conformance/servers.ts';
+import { type Chromium, chromiumPresent, launchChromium } from './chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const wanted = (process.env.ROVE_BROWSER_RUNTIMES ?? 'node,workerd').split(',').map((s) => s.trim());
 const runtimes = RUNTIMES.filter((r) => wanted.includes(r));
-const present = existsSync(CHROMIUM);
 
-// Without chromium the tests say so; in CI (which installs it) its absence is a failure.
-if (!present && process.env.CI) throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh`);
-if (!present) console.warn(`browser tests skipped: ${CHROMIUM} is missing (scripts/install-chromium.sh installs it)`);
-
-describe.skipIf(!present).each(runtimes)('examples/notes in Chromium on %s', (runtime: Runtime) => {
+describe.skipIf(!chromiumPresent).each(runtimes)('examples/notes in Chromium on %s', (runtime: Runtime) => {
   let server: Running;
-  let browser: BrowserContext;
-  let profile: string;
+  let chromium: Chromium;
   beforeAll(async () => {
     server = await start(runtime, 'examples/notes', '/');
-    profile = mkdtempSync(join(tmpdir(), 'rove-chromium-'));
-    // A fresh profile each run; playwright passes it as --user-data-dir.
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 60_000 });
+    chromium = await launchChromium();
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await server?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('logs in, lands on / styled, runs only the nonced script, and adds a note', async () => {
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     const violations: string[] = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) violations.push(msg.text());

@@ -1,48 +1,27 @@
 // The contract fixture's API reference page (referenceHandler + Scalar's standalone script, served
 // by the app itself: no network) in Chromium: the page renders every declared operation.
 // Runs on node and workerd (ROVE_BROWSER_RUNTIMES as in notes.test.ts); chromium from scripts/install-chromium.sh.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, type Running, type Runtime, start } from '../conformance/servers.ts';
+import { type Chromium, chromiumPresent, launchChromium } from './chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const wanted = (process.env.ROVE_BROWSER_RUNTIMES ?? 'node,workerd').split(',').map((s) => s.trim());
 const runtimes = RUNTIMES.filter((r) => wanted.includes(r));
-const present = existsSync(CHROMIUM);
 
-if (!present && process.env.CI) throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh`);
-if (!present) console.warn(`browser tests skipped: ${CHROMIUM} is missing (scripts/install-chromium.sh installs it)`);
-
-describe.skipIf(!present).each(runtimes)('API reference page in Chromium on %s', (runtime: Runtime) => {
+describe.skipIf(!chromiumPresent).each(runtimes)('API reference page in Chromium on %s', (runtime: Runtime) => {
   let server: Running;
-  let browser: BrowserContext;
-  let profile: string;
+  let chromium: Chromium;
   beforeAll(async () => {
     server = await start(runtime, 'test/contract/fixture', '/');
-    profile = mkdtempSync(join(tmpdir(), 'rove-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 60_000 });
+    chromium = await launchChromium();
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await server?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('renders the declared operations from /openapi.json', async () => {
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const loaded: string[] = [];

@@ -1,0 +1,76 @@
+// The cold-start section: per runtime × app × mode, the time from spawning the server to its
+// first answer and the CPU spent before it, with Rove's two-route app against Hono's and the bare one's.
+
+import type { ColdStartApp, ColdStartEntry, ColdStartResult } from '../lib/cold-start-result.ts';
+import { RUNTIMES } from '../lib/config.ts';
+import type { Block, Cell } from './blocks.ts';
+import { RUNTIME_LABEL } from './cells.ts';
+import { DASH, times } from './format.ts';
+
+export const APP_LABEL: Record<ColdStartApp, string> = {
+  'two-route-rove': 'Two-route app, Rove',
+  'two-route-hono': 'Two-route app, Hono',
+  'two-route-bare': 'Two-route app, bare runtime',
+  hello: 'examples/hello',
+  notes: 'examples/notes',
+};
+const APP_ORDER = Object.keys(APP_LABEL) as ColdStartApp[];
+
+const msText = (v: number | null | undefined) => (v == null ? DASH : v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US'));
+
+function withRange(median: number | null, range: [number, number] | null): string {
+  if (median == null) return DASH;
+  return range ? `${msText(median)} (${msText(range[0])}–${msText(range[1])})` : msText(median);
+}
+
+/** Rove's median first answer over a peer's (same runtime and mode): below 1.00× Rove answers sooner. */
+function timeRatio(rove: ColdStartEntry, peer: ColdStartEntry | undefined): Cell {
+  const a = rove.median.firstAnswerMs;
+  const b = peer?.median.firstAnswerMs;
+  if (a == null || b == null || b <= 0) return DASH;
+  const r = a / b;
+  return { text: times(r), tone: r <= 1.05 ? 'good' : r <= 1.25 ? 'warn' : 'bad' };
+}
+
+export function coldStartBlocks(cold: ColdStartResult): Block[] {
+  const entries = [...cold.entries].sort(
+    (a, b) => RUNTIMES.indexOf(a.runtime) - RUNTIMES.indexOf(b.runtime) || a.mode.localeCompare(b.mode) || APP_ORDER.indexOf(a.app) - APP_ORDER.indexOf(b.app),
+  );
+  const find = (e: ColdStartEntry, app: ColdStartApp) => cold.entries.find((x) => x.runtime === e.runtime && x.mode === e.mode && x.app === app);
+  const startup = entries.some((e) => e.median.startupMs != null);
+  const rows: Cell[][] = entries.map((e) => [
+    RUNTIME_LABEL[e.runtime] ?? e.runtime,
+    APP_LABEL[e.app] ?? e.app,
+    e.mode,
+    e.error ? { text: `failed: ${e.error}`, tone: 'bad' } : withRange(e.median.firstAnswerMs, e.spread.firstAnswerMs),
+    withRange(e.median.cpuMs, e.spread.cpuMs),
+    ...(startup ? [withRange(e.median.startupMs, e.spread.startupMs)] : []),
+    e.bundleBytes == null ? DASH : `${(e.bundleBytes / 1000).toFixed(1)}`,
+    e.app === 'two-route-rove' ? timeRatio(e, find(e, 'two-route-hono')) : '',
+    e.app === 'two-route-rove' ? timeRatio(e, find(e, 'two-route-bare')) : '',
+  ]);
+  return [
+    { kind: 'h', level: 2, text: 'Cold start', id: 'cold-start' },
+    {
+      kind: 'p',
+      text: `From spawning the runtime with the app to its first answer (\`GET /\`), over ${cold.starts} fresh processes per row: median, with the fastest and slowest start in brackets, and the CPU the server spent before answering. "bundled": one esbuild bundle, as a deploy ships it; "source": the TypeScript entry as you run it while developing (workerd always runs a bundle). The ratios divide Rove's median time by Hono's and by the bare server's for the same two-route app: below 1.00× Rove answers sooner. Method: [methods.md](methods.md#cold-start).`,
+    },
+    {
+      kind: 'table',
+      table: {
+        columns: [
+          { label: 'Runtime' },
+          { label: 'App' },
+          { label: 'Mode' },
+          { label: 'First answer ms', align: 'right' },
+          { label: 'CPU ms', align: 'right' },
+          ...(startup ? [{ label: 'workerd startup ms', align: 'right' as const }] : []),
+          { label: 'Bundle KB', align: 'right' },
+          { label: 'Rove/Hono', align: 'right' },
+          { label: 'Rove/bare', align: 'right' },
+        ],
+        rows,
+      },
+    },
+  ];
+}
