@@ -3,6 +3,7 @@
 // every client where it stands with the IETF RateLimit and RateLimit-Policy fields.
 import type { Handler } from '../../compose.ts';
 import type { Context, Env } from '../../context.ts';
+import { leaveUnreported } from '../../error-log.ts';
 import { HttpError } from '../../errors.ts';
 import { memoryStore } from './memory-store.ts';
 import type { RateLimitHit, RateLimitStore, RateLimitVerdict, RateLimitVerdictStore } from './store.ts';
@@ -96,7 +97,8 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
   const failed = (error: unknown): undefined => {
     log(`rateLimit(): store error, failing ${onStoreError === 'open' ? 'open (request let through)' : 'closed (503)'}`, error);
     if (onStoreError === 'open') return undefined;
-    throw new HttpError(503, 'Rate limit unavailable', { cause: error, headers: { 'retry-after': '1' } });
+    // Logged just above, at most once a minute: the app's default error report leaves it out.
+    throw leaveUnreported(new HttpError(503, 'Rate limit unavailable', { cause: error, headers: { 'retry-after': '1' } }));
   };
   // A store that answers at once (memoryStore) needs no timer: only a pending answer is raced
   // against storeTimeout, so the in-memory limit costs no setTimeout and no promise per request.
@@ -131,7 +133,7 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
       if (missingKey === 'allow') return next();
       if (missingKey === 'reject') {
         log('rateLimit(): the key function gave no key (missingKey is reject)', undefined);
-        throw new HttpError(500, 'No rate-limit key for this request');
+        throw leaveUnreported(new HttpError(500, 'No rate-limit key for this request'));
       }
       key = SHARED_KEY;
     } else if (typeof key !== 'string') {
