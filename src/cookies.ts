@@ -12,24 +12,52 @@ export function parseCookies(header: string | null, limit = 100): Record<string,
     // Only SP and HTAB surround a name or value (RFC 6265): a name padded with U+00A0 is another name.
     const name = trimSpace(part.slice(0, eq));
     if (!name || name in out) continue;
-    let value = trimSpace(part.slice(eq + 1));
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    if (value.includes('%')) {
-      try {
-        value = decodeURIComponent(value);
-      } catch {
-        // keep the raw text
-      }
-    }
-    out[name] = value;
+    out[name] = cookieValue(part, eq);
   }
   return out;
 }
 
-const EDGE_SPACE = /^[ \t]+|[ \t]+$/g;
+/**
+ * The value of one cookie of a Cookie header, exactly as `parseCookies(header, limit)[name]` gives
+ * it, without building the record of every cookie: for a reader that wants one name once.
+ */
+export function findCookie(header: string | null, name: string, limit = 100): string | undefined {
+  if (!header || !name) return undefined;
+  let count = 0;
+  for (const part of header.split(';')) {
+    if (++count > limit) break;
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    if (trimSpace(part.slice(0, eq)) === name) return cookieValue(part, eq);
+  }
+  return undefined;
+}
 
+/** The value after `=` at `eq`: trimmed, unquoted, percent-decoded (bad encoding keeps the raw text). */
+function cookieValue(part: string, eq: number): string {
+  let value = trimSpace(part.slice(eq + 1));
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+  if (value.includes('%')) {
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // keep the raw text
+    }
+  }
+  return value;
+}
+
+/** SP and HTAB off both ends; the text itself when it has none (the common case: no copy, no regex). */
 function trimSpace(text: string): string {
-  return text.replace(EDGE_SPACE, '');
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09;
 }
 
 export interface CookieOptions {

@@ -70,7 +70,7 @@ export function plannedRows(config: Config, done: readonly Row[] = []): { runtim
       const scenario = scenarioById(id);
       if (scenario.runtimes && !scenario.runtimes.includes(runtime)) continue;
       for (const framework of config.frameworks)
-        if (hasScenario(scenario, framework) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario });
+        if (hasScenario(scenario, framework, runtime) && !skip.has(`${runtime}/${framework}/${id}`)) out.push({ runtime, framework, scenario });
     }
   return out;
 }
@@ -255,7 +255,7 @@ export class Runner {
   async #checkAll(t: Target, scenarios: Scenario[]): Promise<void> {
     t.checkErrors.clear();
     for (const s of scenarios) {
-      if (s.variant !== t.variant || !hasScenario(s, t.framework)) continue;
+      if (s.variant !== t.variant || !hasScenario(s, t.framework, t.runtime)) continue;
       let err: string | null;
       try {
         const ready = await prepareScenario(t.port, s);

@@ -61,6 +61,11 @@ export interface Scenario {
   /** Runtimes the scenario runs on; all when absent. */
   runtimes?: readonly RuntimeId[];
   /**
+   * Rows left out (not measured, not faked) where one framework's stand-in cannot run on one
+   * runtime, with why: e.g. a third-party middleware that needs what that runtime forbids.
+   */
+  leftOut?: readonly { framework: FrameworkId; runtime: RuntimeId; why: string }[];
+  /**
    * How it is measured, when not by one load on `request`: 'alternate-listener' switches the
    * empty listener off and on between alternating rounds in one server process; 'pool-p99'
    * measures `request` (light) while `saturate` is kept busy (bench/lib/pool-p99.ts).
@@ -123,6 +128,7 @@ export function simple(
     ...(more.pipelining ? { pipelining: more.pipelining } : {}),
     ...(more.setup ? { setup: more.setup } : {}),
     ...(more.runtimes ? { runtimes: more.runtimes } : {}),
+    ...(more.leftOut ? { leftOut: more.leftOut } : {}),
     ...(more.method ? { method: more.method } : {}),
     ...(more.saturate ? { saturate: more.saturate } : {}),
   };
@@ -337,6 +343,8 @@ export function checkContentType(expected: string, actual: string): string | nul
 }
 
 /** Whether a framework has a scenario; rove-baseline (--baseline) is Rove's bench app, so it has Rove's. */
-export function hasScenario(s: Scenario, framework: FrameworkId): boolean {
-  return s.frameworks.includes(framework === 'rove-baseline' ? 'rove' : framework);
+export function hasScenario(s: Scenario, framework: FrameworkId, runtime?: RuntimeId): boolean {
+  const f = framework === 'rove-baseline' ? 'rove' : framework;
+  if (!s.frameworks.includes(f)) return false;
+  return runtime === undefined || !s.leftOut?.some((o) => o.framework === f && o.runtime === runtime);
 }

@@ -100,3 +100,31 @@ describe.each(RUNTIMES)('on %s, errors that escape a handler', (runtime) => {
     expect(stderr()).not.toContain('/teapot');
   });
 });
+
+describe('on node, a request that times out (timeout())', () => {
+  let server: Served;
+  let stderr: () => string;
+
+  beforeAll(async () => {
+    server = await serve('node');
+    stderr = record(server.child.proc.stderr!);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('logs nothing when the handler stops on the signal: the 504 is an answer', async () => {
+    const res = await get(`${server.url}/timeout/abort`);
+    expect(res.status).toBe(504);
+    expect(res.type).toBe('application/problem+json');
+    // Were the 504 or the abort reason reported, it would have landed by now.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stderr()).not.toContain('rove:');
+  });
+
+  it('logs once a handler that ignores the signal and throws after the 504 went out', async () => {
+    const res = await get(`${server.url}/timeout/late`);
+    expect(res.status).toBe(504);
+    await until(() => /handler failed after its 504/.test(stderr()), stderr);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stderr().match(/^rove: .*$/gm)).toEqual([expect.stringMatching(/^rove: GET \/timeout\/late failed: Error: handler failed after its 504/)]);
+  });
+});

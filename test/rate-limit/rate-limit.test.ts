@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/index.ts';
-import { memoryStore, type RateLimitOptions, type RateLimitStore, rateLimit } from '../../src/middleware/rate-limit/index.ts';
+import { memoryStore, type RateLimitOptions, type RateLimitStore, rateLimit, rateLimitBindingStore } from '../../src/middleware/rate-limit/index.ts';
 import { trustProxy } from '../../src/trust-proxy.ts';
 
 /** An app bound like an adapter would, so each request carries a peer address. */
@@ -106,6 +106,7 @@ describe('rateLimit', () => {
       const get = makeApp({ window: 60, limit: 1, missingKey: 'reject' });
       expect((await get('/api', undefined)).status).toBe(500);
       expect(error.mock.calls.some((args) => String(args[0]).includes('gave no key'))).toBe(true);
+      expect(error.mock.calls).toHaveLength(1);
     });
   });
 
@@ -124,6 +125,8 @@ describe('rateLimit', () => {
       expect(await res.text()).not.toContain('connection refused');
       await get('/api', '10.0.0.1');
       expect(error.mock.calls.filter((args) => String(args[0]).includes('store error')).length).toBe(1);
+      // Nothing else: the 503 itself is not reported again per request by the app's error log.
+      expect(error.mock.calls).toHaveLength(1);
     });
 
     it("fails open only when asked: 'open' lets the request through uncounted", async () => {
@@ -206,5 +209,49 @@ describe('rate-limit memoryStore', () => {
   it('refuses a maxKeys that is not a whole number of at least 1', () => {
     expect(() => memoryStore({ maxKeys: 0 })).toThrow(RangeError);
     expect(() => memoryStore({ maxKeys: 1.5 })).toThrow(RangeError);
+  });
+});
+
+describe('rateLimit with a store that only decides (rateLimitBindingStore)', () => {
+  /** A stand-in for the Workers Rate Limiting binding: lets `limit` keys through, then refuses. */
+  function fakeBinding(limit: number) {
+    const seen = new Map<string, number>();
+    const keys: string[] = [];
+    return {
+      keys,
+      async limit({ key }: { key: string }) {
+        keys.push(key);
+        const n = (seen.get(key) ?? 0) + 1;
+        seen.set(key, n);
+        return { success: n <= limit };
+      },
+    };
+  }
+
+  it('sends RateLimit-Policy only while allowed, and 429 with r=0 and Retry-After of the window when refused', async () => {
+    const binding = fakeBinding(2);
+    const get = makeApp({ window: 10, limit: 2, name: 'api', store: rateLimitBindingStore(binding) });
+    for (let i = 0; i < 2; i++) {
+      const res = await get('/api', '10.0.0.1');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBe('"api";q=2;w=10');
+      expect(res.headers.get('ratelimit')).toBeNull();
+    }
+    const refused = await get('/api', '10.0.0.1');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit')).toBe('"api";r=0');
+    expect(refused.headers.get('retry-after')).toBe('10');
+    expect(binding.keys).toEqual(['api:10.0.0.1', 'api:10.0.0.1', 'api:10.0.0.1']);
+  });
+
+  it('headers: false sends nothing while allowed; a binding that throws fails closed or open as asked', async () => {
+    const quiet = makeApp({ window: 60, limit: 5, headers: false, store: rateLimitBindingStore(fakeBinding(5)) });
+    expect((await quiet('/api', '10.0.0.1')).headers.get('ratelimit-policy')).toBeNull();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = { limit: async () => Promise.reject(new Error('down')) };
+    expect((await makeApp({ window: 60, limit: 5, store: rateLimitBindingStore(broken) })('/api', '10.0.0.1')).status).toBe(503);
+    expect((await makeApp({ window: 60, limit: 5, onStoreError: 'open', store: rateLimitBindingStore(broken) })('/api', '10.0.0.1')).status).toBe(200);
+    const odd = { limit: async () => ({}) as { success: boolean } };
+    expect((await makeApp({ window: 60, limit: 5, store: rateLimitBindingStore(odd) })('/api', '10.0.0.1')).status).toBe(503);
   });
 });

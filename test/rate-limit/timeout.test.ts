@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { App } from '../../src/index.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App, HttpError } from '../../src/index.ts';
 import { timeout, timeoutSignal } from '../../src/middleware/timeout/index.ts';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -89,5 +89,63 @@ describe('timeout', () => {
 
   it('refuses a deadline that is not a positive number of milliseconds', () => {
     for (const ms of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) expect(() => timeout(ms)).toThrow(RangeError);
+  });
+});
+
+describe('timeout and the error log', () => {
+  let logged: string[];
+  beforeEach(() => {
+    logged = [];
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('logs nothing for a 504 whose handler stops on the signal (fetch-style rejection with its reason)', async () => {
+    const app = new App();
+    app.use(timeout(20));
+    app.get('/abort', async (c) => {
+      await sleep(5000, timeoutSignal(c));
+      return c.text('late');
+    });
+    app.get('/wrapped', async (c) => {
+      try {
+        await sleep(5000, timeoutSignal(c));
+      } catch (reason) {
+        throw new Error('query cancelled', { cause: reason });
+      }
+      return c.text('late');
+    });
+    expect((await app.request('/abort')).status).toBe(504);
+    expect((await app.request('/wrapped')).status).toBe(504);
+    await sleep(50);
+    expect(logged).toEqual([]);
+  });
+
+  it('logs once a handler that ignores the signal and throws after the 504 went out', async () => {
+    const app = new App();
+    app.use(timeout(20));
+    app.get('/late', async () => {
+      await sleep(80);
+      throw new Error('too late to matter');
+    });
+    expect((await app.request('/late')).status).toBe(504);
+    expect(logged).toEqual([]);
+    await sleep(150);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^rove: GET \/late failed: Error: too late to matter/);
+  });
+
+  it('still logs a 504 the app throws itself, and an error before the deadline, once each', async () => {
+    const app = new App();
+    app.use(timeout(1000));
+    app.get('/gateway', () => {
+      throw new HttpError(504, 'upstream did not answer');
+    });
+    app.get('/boom', () => {
+      throw new Error('boom');
+    });
+    expect((await app.request('/gateway')).status).toBe(504);
+    expect((await app.request('/boom')).status).toBe(500);
+    expect(logged).toHaveLength(2);
   });
 });

@@ -5,12 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { toWorker } from '../../adapters/cloudflare/index.ts';
 import { App } from '../../src/index.ts';
 import { cache } from '../../src/middleware/cache/index.ts';
-import { type DurableObjectNamespaceLike, durableObjectStore, rateLimit } from '../../src/middleware/rate-limit/index.ts';
+import {
+  type DurableObjectNamespaceLike,
+  durableObjectStore,
+  type RateLimitBindingLike,
+  rateLimit,
+  rateLimitBindingStore,
+} from '../../src/middleware/rate-limit/index.ts';
 import { timeout, timeoutSignal } from '../../src/middleware/timeout/index.ts';
 
 declare module 'cloudflare:test' {
   interface ProvidedEnv {
     RATE_LIMIT: DurableObjectNamespaceLike;
+    LIMITER: RateLimitBindingLike;
   }
 }
 
@@ -65,6 +72,49 @@ describe('rate limit and timeout inside workerd', () => {
     const other = await get('b');
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit')).toBe('"default";r=4;t=60');
+  });
+
+  it('rateLimitBindingStore: the Rate Limiting binding decides; only RateLimit-Policy, then 429 with r=0', async () => {
+    // test/workerd/wrangler.toml: [[ratelimits]] LIMITER, simple = { limit = 3, period = 60 }.
+    const app = new App<{ Bindings: { LIMITER: RateLimitBindingLike } }>();
+    app.use(rateLimit({ window: 60, limit: 3, key: (c) => c.req.header('x-client'), store: rateLimitBindingStore((c) => c.env.LIMITER) }));
+    app.get('/', (c) => c.text('ok'));
+    const get = (client: string) => app.request('/', { headers: { 'x-client': client } }, env);
+    for (let i = 0; i < 3; i++) {
+      const res = await get('binding-a');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBe('"default";q=3;w=60');
+      // The binding tells no remaining count: no RateLimit field is made up.
+      expect(res.headers.get('ratelimit')).toBeNull();
+    }
+    const refused = await get('binding-a');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.headers.get('ratelimit')).toBe('"default";r=0');
+    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=3;w=60');
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect((await get('binding-b')).status).toBe(200);
+  });
+
+  it('rateLimitBindingStore: a window the binding cannot have, or no binding, fails closed with 503', async () => {
+    const original = console.error;
+    const logged: unknown[][] = [];
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      const wrongWindow = new App();
+      wrongWindow.use(rateLimit({ window: 30, limit: 3, store: rateLimitBindingStore((c) => c.env.LIMITER) }));
+      wrongWindow.get('/', (c) => c.text('ok'));
+      expect((await wrongWindow.request('/', undefined, env)).status).toBe(503);
+      const unbound = new App();
+      unbound.use(rateLimit({ window: 60, limit: 3, store: rateLimitBindingStore((c) => c.env.MISSING as never) }));
+      unbound.get('/', (c) => c.text('ok'));
+      expect((await unbound.request('/', undefined, {})).status).toBe(503);
+    } finally {
+      console.error = original;
+    }
+    const errors = logged.map((args) => String(args[1]));
+    expect(errors.some((e) => /10 or 60/.test(e))).toBe(true);
+    expect(errors.some((e) => /no Rate Limiting binding/.test(e))).toBe(true);
   });
 
   it('durableObjectStore without a binding fails closed with 503', async () => {

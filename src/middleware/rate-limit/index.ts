@@ -1,5 +1,6 @@
 // rove/rate-limit: a limit on requests per client and window, counted in memory or in a shared store.
 
+export { type RateLimitBindingLike, rateLimitBindingStore } from './binding-store.ts';
 export { type DenoKvAtomicLike, type DenoKvLike, type DenoKvStoreOptions, denoKvStore } from './deno-kv-store.ts';
 export {
   type DurableObjectNamespaceLike,
@@ -11,4 +12,4 @@ export {
 export { type MemoryStoreOptions, memoryStore } from './memory-store.ts';
 export { type MissingKey, type RateLimitOptions, rateLimit } from './rate-limit.ts';
 export { type RedisLike, type RedisStoreOptions, redisStore } from './redis-store.ts';
-export type { RateLimitHit, RateLimitStore } from './store.ts';
+export type { RateLimitHit, RateLimitStore, RateLimitVerdict, RateLimitVerdictStore } from './store.ts';

@@ -3,9 +3,10 @@
 // every client where it stands with the IETF RateLimit and RateLimit-Policy fields.
 import type { Handler } from '../../compose.ts';
 import type { Context, Env } from '../../context.ts';
+import { leaveUnreported } from '../../error-log.ts';
 import { HttpError } from '../../errors.ts';
 import { memoryStore } from './memory-store.ts';
-import type { RateLimitHit, RateLimitStore } from './store.ts';
+import type { RateLimitHit, RateLimitStore, RateLimitVerdict, RateLimitVerdictStore } from './store.ts';
 
 /** What to do with a request whose key function gives no key (`c.req.ip` is undefined where the runtime does not tell). */
 export type MissingKey = 'share' | 'allow' | 'reject';
@@ -20,8 +21,11 @@ export interface RateLimitOptions<E extends Env = any> {
    * peer, or behind the app's `trustProxy`, the address the proxy forwarded (docs/ip.md).
    */
   key?: (c: Context<E, any, any>) => string | null | undefined | Promise<string | null | undefined>;
-  /** Where counts live. Default: a `memoryStore()` of this process (not shared; see docs/scaling.md). */
-  store?: RateLimitStore;
+  /**
+   * Where counts live. Default: a `memoryStore()` of this process (not shared; see docs/scaling.md).
+   * A `RateLimitVerdictStore` (`rateLimitBindingStore()`) only decides: see docs/rate-limit.md.
+   */
+  store?: RateLimitStore | RateLimitVerdictStore;
   /**
    * When the store fails or does not answer within `storeTimeout`: `'close'` (the default) answers
    * 503, so an outage never lifts the limit; `'open'` lets the request through uncounted. Either
@@ -47,6 +51,8 @@ const MAX_KEY_LENGTH = 128;
 const LOG_EVERY_MS = 60_000;
 /** The key under which requests without one are counted when `missingKey` is 'share'. */
 const SHARED_KEY = '\u0000no-key';
+
+type Answer = RateLimitHit | RateLimitVerdict;
 
 /**
  * Limit each client to `limit` requests per `window` seconds. Over the limit the answer is 429
@@ -75,26 +81,29 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
   const storeTimeout = options.storeTimeout ?? 1000;
   if (!(storeTimeout > 0)) throw new RangeError('rateLimit(): storeTimeout is a positive number of milliseconds');
   const keyOf = options.key ?? ((c: Context<E, any, any>) => c.req.ip);
-  const store = options.store ?? memoryStore();
+  const store: { hit(key: string, windowMs: number, c: Context<E, any, any>): Answer | Promise<Answer> } = options.store ?? memoryStore();
   const windowMs = window * 1000;
   const sendHeaders = options.headers !== false;
   const policy = `"${name}";q=${limit};w=${window}`;
   const prefix = `${name}:`;
   const log = throttledLog();
 
-  const checked = (hit: RateLimitHit): RateLimitHit => {
-    if (!Number.isFinite(hit?.count) || !Number.isFinite(hit?.resetMs)) throw new TypeError('the store answered without a count and a reset time');
+  const checked = (hit: RateLimitHit | RateLimitVerdict): RateLimitHit | RateLimitVerdict => {
+    if (isVerdict(hit)) return hit;
+    if (!Number.isFinite((hit as RateLimitHit)?.count) || !Number.isFinite((hit as RateLimitHit)?.resetMs))
+      throw new TypeError('the store answered without a count and a reset time');
     return hit;
   };
   const failed = (error: unknown): undefined => {
     log(`rateLimit(): store error, failing ${onStoreError === 'open' ? 'open (request let through)' : 'closed (503)'}`, error);
     if (onStoreError === 'open') return undefined;
-    throw new HttpError(503, 'Rate limit unavailable', { cause: error, headers: { 'retry-after': '1' } });
+    // Logged just above, at most once a minute: the app's default error report leaves it out.
+    throw leaveUnreported(new HttpError(503, 'Rate limit unavailable', { cause: error, headers: { 'retry-after': '1' } }));
   };
   // A store that answers at once (memoryStore) needs no timer: only a pending answer is raced
   // against storeTimeout, so the in-memory limit costs no setTimeout and no promise per request.
-  const count = (key: string, c: Context<E, any, any>): RateLimitHit | undefined | Promise<RateLimitHit | undefined> => {
-    let pending: Promise<RateLimitHit> | RateLimitHit;
+  const count = (key: string, c: Context<E, any, any>): Answer | undefined | Promise<Answer | undefined> => {
+    let pending: Promise<Answer> | Answer;
     try {
       pending = store.hit(prefix + key, windowMs, c);
       if (!isThenable(pending)) return checked(pending);
@@ -103,7 +112,7 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
     }
     return raced(pending);
   };
-  const raced = async (pending: Promise<RateLimitHit>): Promise<RateLimitHit | undefined> => {
+  const raced = async (pending: Promise<Answer>): Promise<Answer | undefined> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timedOut = new Promise<never>((_, fail) => {
@@ -124,7 +133,7 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
       if (missingKey === 'allow') return next();
       if (missingKey === 'reject') {
         log('rateLimit(): the key function gave no key (missingKey is reject)', undefined);
-        throw new HttpError(500, 'No rate-limit key for this request');
+        throw leaveUnreported(new HttpError(500, 'No rate-limit key for this request'));
       }
       key = SHARED_KEY;
     } else if (typeof key !== 'string') {
@@ -135,6 +144,16 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
     const counted = count(key, c);
     const hit = isThenable(counted) ? await counted : counted;
     if (hit === undefined) return next();
+    if (isVerdict(hit)) {
+      // The store only decided (the platform counts): no remaining count and no reset time to tell.
+      if (!hit.allowed) {
+        throw new HttpError(429, `Too many requests; retry after ${window} s`, {
+          headers: { 'retry-after': String(window), 'ratelimit-policy': policy, ratelimit: `"${name}";r=0` },
+        });
+      }
+      if (sendHeaders) c.header('ratelimit-policy', policy);
+      return next();
+    }
     const reset = Math.max(0, Math.ceil(hit.resetMs / 1000));
     const remaining = Math.max(0, limit - hit.count);
     const state = `"${name}";r=${remaining};t=${reset}`;
@@ -149,6 +168,10 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
     }
     return next();
   };
+}
+
+function isVerdict(answer: Answer | undefined): answer is RateLimitVerdict {
+  return typeof (answer as RateLimitVerdict | undefined)?.allowed === 'boolean';
 }
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {

@@ -9,6 +9,15 @@ export interface RateLimitHit {
 }
 
 /**
+ * What a store that keeps no count it can tell answers instead (the Workers Rate Limiting binding,
+ * `rateLimitBindingStore()`): only whether this request is within the limit. rateLimit() then sends
+ * no remaining count and no reset time (docs/rate-limit.md#what-the-client-sees).
+ */
+export interface RateLimitVerdict {
+  allowed: boolean;
+}
+
+/**
  * Where rate-limit counts live. One method: count a request for `key` in a fixed window of
  * `windowMs` milliseconds that starts with the key's first request, and say the count and the
  * time left. `memoryStore()` (one process) and `redisStore()` (shared) implement it; a store
@@ -16,4 +25,12 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   hit(key: string, windowMs: number, c: Context<any, any>): Promise<RateLimitHit> | RateLimitHit;
+}
+
+/**
+ * A store where the platform counts and only says whether a request is within the limit
+ * (`rateLimitBindingStore()`): `hit` answers a `RateLimitVerdict`. rateLimit() takes either kind.
+ */
+export interface RateLimitVerdictStore {
+  hit(key: string, windowMs: number, c: Context<any, any>): Promise<RateLimitVerdict> | RateLimitVerdict;
 }

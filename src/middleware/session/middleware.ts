@@ -4,7 +4,7 @@ import { toBase64Url } from '../../base64url.ts';
 import type { Handler } from '../../compose.ts';
 import type { Context, Env } from '../../context.ts';
 import { getCookie } from '../../cookie.ts';
-import { type CookieOptions, serializeCookie } from '../../cookies.ts';
+import { type CookieOptions, findCookie, serializeCookie } from '../../cookies.ts';
 import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
 import { checkSecrets, type Sealer, sealer } from './seal.ts';
 import { type LoadedSession, SESSION_KEY, Session, sessionInternals, toObject } from './session.ts';
@@ -121,7 +121,8 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
     const s = new Session({ load: () => load(c, config) });
     c.set(SESSION_KEY as never, s as never);
     await next();
-    if (sessionInternals.touched(s)) await commit(c, s, config);
+    // A session only read (the common case) has nothing to save: no call, no promise to wait on.
+    if (sessionInternals.changed(s)) await commit(c, s, config);
   };
 }
 
@@ -180,7 +181,8 @@ async function load(c: Context<any, any>, config: Config): Promise<LoadedSession
   // Keys from a function are resolved even without a cookie: a missing secret fails the first
   // request that uses a session, not only the first one that saves it.
   const box = config.box ?? (await config.boxFor(c));
-  const value = getCookie(c, config.name);
+  // One cookie, read once: no record of every cookie, no per-request cache entry (getCookie's).
+  const value = findCookie(c.req.header('cookie') ?? null, config.name);
   // Longer than any cookie this middleware writes: not ours, and not worth a decryption.
   if (!value || value.length > MAX_COOKIE_SIZE) return null;
   const opened = await box.unseal(value);
@@ -202,7 +204,11 @@ function parse(text: string, id: string | undefined): LoadedSession | null {
   if (typeof saved !== 'object' || saved === null || typeof saved.e !== 'number' || saved.e <= Date.now()) return null;
   if (typeof saved.d !== 'object' || saved.d === null || Array.isArray(saved.d)) return null;
   if (saved.c !== undefined && typeof saved.c !== 'string') return null;
-  return { id, data: new Map(Object.entries(saved.d)), csrf: saved.c };
+  // Own keys into the Map one by one: cheaper than building it from Object.entries' pairs.
+  const data = new Map<string, unknown>();
+  const values = saved.d;
+  for (const key of Object.keys(values)) data.set(key, values[key]);
+  return { id, data, csrf: saved.c };
 }
 
 async function commit(c: Context<any, any>, s: Session, config: Config): Promise<void> {

@@ -18,6 +18,8 @@ export interface SessionBackend {
 export interface SessionInternals {
   /** Whether any method was called (only then is there anything to save). */
   touched(s: Session): boolean;
+  /** Whether there may be anything to save: touched, and changed, destroyed or regenerated. */
+  changed(s: Session): boolean;
   state(s: Session): SessionState;
   record(s: Session): { data: Map<string, unknown>; csrf: string | undefined };
   setId(s: Session, id: string): void;
@@ -131,6 +133,7 @@ export class Session {
   static {
     sessionInternals = {
       touched: (s) => s.#loading !== undefined,
+      changed: (s) => s.#loading !== undefined && (s.#dirty || s.#destroyed || s.#obsolete.length > 0),
       state: (s) => ({
         touched: s.#loading !== undefined,
         dirty: s.#dirty,

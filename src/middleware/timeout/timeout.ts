@@ -2,6 +2,7 @@
 // timeoutSignal(c) gives is aborted, so the handler's fetches, queries and loops can stop too.
 import type { Handler } from '../../compose.ts';
 import type { Context } from '../../context.ts';
+import { leaveUnreported } from '../../error-log.ts';
 import { HttpError } from '../../errors.ts';
 
 /** The signals of requests under a timeout(), by context: no member is added to Context. */
@@ -17,7 +18,9 @@ const MAX_DELAY = 2 ** 31 - 1;
  * `timeoutSignal(c)` gives the handler, with a `TimeoutError` DOMException as its reason.
  * The deadline covers producing the response, not sending a streamed body: a stream that
  * should stop at the deadline reads the signal. Work that ignores the signal goes on after the
- * 504 (JavaScript cannot stop it); its result is dropped.
+ * 504 (JavaScript cannot stop it); its result is dropped. The 504 is an answer, not logged as an
+ * error, and neither is the handler failing with the signal's reason; another error it throws
+ * after the deadline is logged once.
  *
  * @example
  * import { timeout, timeoutSignal } from 'rove/timeout';
@@ -38,12 +41,16 @@ export function timeout(ms: number): Handler {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, fail) => {
       timer = setTimeout(() => {
-        controller.abort(new DOMException(`The handler did not answer within ${ms} ms`, 'TimeoutError'));
-        fail(new HttpError(504, 'The server did not answer in time'));
+        // The 504 is an answer, not a fault, and the handler stopping on the aborted signal is its
+        // expected consequence: the default error report logs neither. Anything else the handler
+        // throws after the deadline is reported once, where it escapes (compose's onError).
+        controller.abort(leaveUnreported(new DOMException(`The handler did not answer within ${ms} ms`, 'TimeoutError')));
+        fail(leaveUnreported(new HttpError(504, 'The server did not answer in time')));
       }, ms);
     });
     const work = next();
-    // After the deadline, the chain's own outcome is nobody's to handle.
+    // After the deadline, the chain's own outcome is nobody's to handle (an error in it was already
+    // answered, and reported once, by the layer it escaped from).
     work.catch(() => {});
     // The signal stays on the context (a WeakMap entry, gone with it): work that outlives the 504 still sees it aborted.
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
