@@ -163,7 +163,7 @@ export class Router<T> {
    */
   unrouted(method: string, path: string): boolean {
     const known = this.#unrouted.get(path);
-    if (known !== undefined && known.has(method)) return true;
+    if (known?.has(method)) return true;
     const hit = this.#statics.get(path);
     if (hit === undefined || method === 'TRACE' || method === 'TRACK') return false;
     // The same answer as the walk: asked once per method, remembered for a bounded few.
