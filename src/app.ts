@@ -269,6 +269,10 @@ export class App<E extends Env = Env> {
     const long = url.length > this.settings.maxUrlLength;
     const exact = long ? undefined : router.exact(request.method, raw);
     if (exact !== undefined) return this.#start(entry, new Context<E>(entry, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, exact);
+    // A static route's path that has no route for this method (a preflight, a 405): normalising
+    // and matching would find nothing, so the 404/405/OPTIONS chain runs at once.
+    if (!long && router.unrouted(request.method, raw))
+      return this.#start(entry, new Context<E>(entry, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, this.#fallback!);
     // Everything but a static route: normalise, match, or refuse.
     let path = raw;
     let match: Match<CompiledRoute> | null = null;

@@ -117,6 +117,12 @@ export class Router<T> {
   #root = new Node<T>();
   /** Fully static paths, keyed by the raw path, for a lookup without a walk. */
   #statics = new Map<string, Methods<T>>();
+  /**
+   * Per static path, the methods known to have no route there (no static one, and no param or
+   * wildcard route the walk would find): an OPTIONS preflight or a 405 to a known path is then
+   * one set lookup, not a normalisation and a walk. Filled on first miss; bounded per path.
+   */
+  #unrouted = new Map<string, Set<string>>();
   /** Every method a route was registered for, for `allowed()`. */
   #methods = new Set<string>();
 
@@ -148,6 +154,24 @@ export class Router<T> {
   exact(method: string, path: string): T | undefined {
     const hit = this.#statics.get(path);
     return hit === undefined ? undefined : pick(hit, method)?.value;
+  }
+
+  /**
+   * Whether the raw path is a static route's path that no route answers for `method`: the answer
+   * `match()` gives is then null, so a caller may skip normalising and matching. False when it is
+   * not known (any other path, TRACE and TRACK, which the app refuses before matching).
+   */
+  unrouted(method: string, path: string): boolean {
+    const known = this.#unrouted.get(path);
+    if (known?.has(method)) return true;
+    const hit = this.#statics.get(path);
+    if (hit === undefined || method === 'TRACE' || method === 'TRACK') return false;
+    // The same answer as the walk: asked once per method, remembered for a bounded few.
+    if (this.match(method, path) !== null) return false;
+    let set = known;
+    if (set === undefined) this.#unrouted.set(path, (set = new Set()));
+    if (set.size < MAX_UNROUTED) set.add(method);
+    return true;
   }
 
   /**
@@ -199,6 +223,9 @@ export class Router<T> {
 function pick<T>(methods: Methods<T>, method: string): Entry<T> | undefined {
   return methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined) ?? methods.get(ANY);
 }
+
+/** Methods remembered per static path as having no route there (clients may send any token). */
+const MAX_UNROUTED = 8;
 
 /** A static segment a client sends unescaped. */
 const PLAIN = /^[\w\-.~!$&'()*+,;=:@]*$/;

@@ -24,8 +24,13 @@ export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError
     ({ segments }) => segments.every((s) => s.kind === 'static') && `${segments.map((s) => `/${(s as { text: string }).text}`).join('')}/`,
   );
   const chains = new Map<string, (c: Context<any, any>) => unknown>();
+  // The chain a path fell under last time: the same few paths come again (a preflight to an API
+  // route, a 405), and one lookup costs less than testing every scope. Bounded: cleared when full.
+  const byPath = new Map<string, (c: Context<any, any>) => unknown>();
   return (c) => {
     const path = c.path;
+    const known = byPath.get(path);
+    if (known !== undefined) return known(c);
     // Without '%' the path's segments are decoded already.
     const slashed = !path.includes('%') && `${path}/`;
     let decoded: string[] | undefined;
@@ -50,9 +55,17 @@ export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError
       // At most 64 kept, one per set of layers a request fell under (an app has a handful).
       if (chains.size < 64) chains.set(key, chain);
     }
+    if (path.length <= LONGEST_PATH) {
+      if (byPath.size >= MAX_PATHS) byPath.clear();
+      byPath.set(path, chain);
+    }
     return chain(c);
   };
 }
+
+/** Paths whose chain is remembered (a scan of unknown paths clears it now and then). */
+const MAX_PATHS = 256;
+const LONGEST_PATH = 256;
 
 /**
  * What a request no route answers gets before a 404: when other methods have a route for the path,

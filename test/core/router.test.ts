@@ -258,3 +258,43 @@ describe('registration', () => {
     expect((await app.fetch(new Request('http://localhost/a/1'))).status).toBe(200);
   });
 });
+
+describe('unrouted: a static path with no route for the method', () => {
+  it('answers as match() does, the first time and when remembered', () => {
+    const r = new Router<string>();
+    r.add('GET', '/api/data', 'get');
+    r.add('OPTIONS', '/api/:name', 'options-param');
+    r.add('GET', '/only', 'only');
+    for (let round = 0; round < 2; round++) {
+      // A param route answers OPTIONS /api/data: not unrouted.
+      expect(r.unrouted('OPTIONS', '/api/data')).toBe(false);
+      expect(r.match('OPTIONS', '/api/data')?.value).toBe('options-param');
+      expect(r.unrouted('OPTIONS', '/only')).toBe(true);
+      expect(r.match('OPTIONS', '/only')).toBeNull();
+      expect(r.unrouted('DELETE', '/only')).toBe(true);
+      // A route of the method, a path that is no static route's, TRACE: never unrouted.
+      expect(r.unrouted('GET', '/only')).toBe(false);
+      expect(r.unrouted('HEAD', '/only')).toBe(false);
+      expect(r.unrouted('get', '/only')).toBe(false);
+      expect(r.unrouted('OPTIONS', '/other')).toBe(false);
+      expect(r.unrouted('TRACE', '/only')).toBe(false);
+    }
+  });
+
+  it('the app answers such requests as before: OPTIONS 204 with Allow, 405, a param route of the method', async () => {
+    const { App } = await import('../../src/index.ts');
+    const app = new App().get('/api/data', (c) => c.text('get')).delete('/api/:id', (c) => c.text(`delete ${c.req.param('id')}`));
+    for (let round = 0; round < 2; round++) {
+      const options = await app.fetch(new Request('http://localhost/api/data', { method: 'OPTIONS' }));
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+      const post = await app.fetch(new Request('http://localhost/api/data', { method: 'POST' }));
+      expect(post.status).toBe(405);
+      const del = await app.fetch(new Request('http://localhost/api/data', { method: 'DELETE' }));
+      expect(await del.text()).toBe('delete data');
+    }
+    // A route added later is seen: the table, and what it remembers, is made again.
+    app.post('/api/data', (c) => c.text('post'));
+    expect(await (await app.fetch(new Request('http://localhost/api/data', { method: 'POST' }))).text()).toBe('post');
+  });
+});
