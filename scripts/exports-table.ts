@@ -25,6 +25,7 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './node', source: 'adapters/node/index.ts' },
   { subpath: './node/processes', source: 'adapters/node/processes.ts' },
   { subpath: './node/websocket', source: 'adapters/node/websocket.ts' },
+  { subpath: './node/threads', source: 'adapters/node/threads.ts' },
   { subpath: './deno', source: 'adapters/deno/index.ts' },
   { subpath: './deno/processes', source: 'adapters/deno/processes.ts' },
   { subpath: './bun', source: 'adapters/bun/index.ts' },

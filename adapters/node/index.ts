@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App, BoundHandler } from '../../src/app.ts';
 import { internalError } from '../../src/errors.ts';
+// Types only: node:worker_threads (rove/node/threads), `ws` and the group code load when the app
+// passes them in, so a bundle without them has none of them.
+import type { ThreadSpawner } from '../../src/threads/pool.ts';
 import { upgradeOf } from '../../src/websocket/protocol.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { groupOption } from '../shared/process-group.ts';
@@ -12,9 +15,7 @@ import { type ServerDriver, startServer } from '../shared/server.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { firstHeader, NodeRequest, targetAuthority } from './request.ts';
 import { check, type HeaderRecord, headerObject, NodeResponse, respondChecked } from './response.ts';
-import { nodeThreads } from './threads.ts';
 import { checkWebSockets, NO_WEBSOCKETS, notUpgraded, noWebSockets } from './upgrade-refusal.ts';
-// Types only: `ws` and the group code load when the app passes them in, so a bundle without them has neither.
 import type { NodeWebSockets } from './websocket.ts';
 
 export type { ServeHandle } from '../shared/serve-options.ts';
@@ -32,6 +33,16 @@ export interface ServeOptions extends SharedOptions {
    * serve(app, { port: 8000, webSockets });
    */
   webSockets?: NodeWebSockets;
+  /**
+   * Threads for the app's thread pool (`new App({ threads })`): `threads` from `rove/node/threads`,
+   * node:worker_threads. An app with a pool needs it on Node, and `serve()` throws without it; an
+   * app without one loads no thread code. Deno and Bun start their pool's Web Workers themselves.
+   *
+   * @example
+   * import { threads } from 'rove/node/threads';
+   * serve(app, { port: 8000, threads });
+   */
+  threads?: ThreadSpawner;
 }
 
 export { NodeResponse } from './response.ts';
@@ -157,7 +168,7 @@ const bound = new WeakMap<App<any>, BoundHandler>();
 function nodeHandler(app: App<any>): BoundHandler {
   let handle = bound.get(app);
   if (handle === undefined) {
-    app.settings.threads?.start(nodeThreads);
+    checkPool(app);
     handle = app.bind({
       runtime: 'node',
       // `info` is the IncomingMessage: its socket is the peer.
@@ -169,6 +180,32 @@ function nodeHandler(app: App<any>): BoundHandler {
     bound.set(app, handle);
   }
   return handle;
+}
+
+/**
+ * `options.threads`, checked: the spawner from rove/node/threads, or undefined. An app whose pool
+ * has no threads to run on is refused here, when the server is made, rather than found out as every
+ * task running inline on the request thread: on Node the threads are a value passed in, as
+ * processGroup and webSockets are, so an app without a pool loads no node:worker_threads.
+ */
+function threadsOption(app: App<any>, threads: ThreadSpawner | undefined): ThreadSpawner | undefined {
+  if (threads !== undefined && (typeof threads !== 'object' || threads === null || typeof threads.spawn !== 'function')) {
+    throw new TypeError(`serve(): threads takes the threads from rove/node/threads, not ${String(threads)}: ${THREADS_FIX}`);
+  }
+  if (threads === undefined) checkPool(app);
+  return threads;
+}
+
+const THREADS_FIX = "import { threads } from 'rove/node/threads' and pass serve(app, { threads })";
+
+/** An app whose pool was never given threads cannot be served on Node: say what to pass. */
+function checkPool(app: App<any>): void {
+  const mode = app.settings.threads?.mode;
+  if (mode === undefined || mode === 'threads' || mode === 'closed') return;
+  throw new TypeError(
+    `rove/node: this app has a thread pool (new App({ threads })), and on Node its threads are passed in: ${THREADS_FIX}` +
+      ' (with a server of your own, call pool.start(threads) before toNodeListener(app))',
+  );
 }
 
 function send(result: Response, res: ServerResponse, head: boolean, app: App<any>): void {
@@ -316,7 +353,8 @@ function refuse(res: ServerResponse, detail: string): void {
  * letting in-flight requests finish for up to `shutdownTimeoutMs`.
  * With `processes` (processGroup() from `rove/node/processes`), node:cluster runs that many
  * servers on the port; this process becomes their primary and has no `server` of its own.
- * WebSocket routes need `webSockets` from `rove/node/websocket`.
+ * WebSocket routes need `webSockets` from `rove/node/websocket`, and an app with a thread pool
+ * needs `threads` from `rove/node/threads`.
  *
  * @example
  * const server = serve(app, { port: 8000, headersTimeoutMs: 10_000 });
@@ -331,10 +369,12 @@ export function serve(app: App<any>, options: ServeOptions & { processes: NonNul
 export function serve(app: App<any>, options?: ServeOptions): ServeHandle & { server: Server };
 export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & { server?: Server } {
   checkWebSockets(options.webSockets);
+  const threads = threadsOption(app, options.threads);
   const role = groupOption('node', options)?.join(options);
   if (role !== undefined && 'primary' in role) return role.primary;
   const child = role !== undefined && 'child' in role ? role.child : undefined;
   if (child !== undefined) options = child.options;
+  if (threads !== undefined) app.settings.threads?.start(threads);
   const pending = new Set<Promise<unknown>>();
   const t = timeouts(options);
   const shortest = Math.min(t.headers || Infinity, t.request || Infinity);

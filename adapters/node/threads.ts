@@ -1,4 +1,6 @@
-// Thread pool threads on Node: node:worker_threads.
+// rove/node/threads: the thread pool's threads on Node, node:worker_threads. Passed in as
+// serve(app, { threads }), so an app without a pool loads none of this (no node:worker_threads,
+// node:os, node:module) and a Node bundle of it holds none of it.
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ThreadSpawner, WorkerThread } from '../../src/threads/pool.ts';
 import type { RunMessage } from '../../src/threads/protocol.ts';
+
+export type { ThreadSpawner } from '../../src/threads/pool.ts';
 
 const SOURCE = import.meta.url.endsWith('.ts');
 /** The nice value of low-priority threads: the request thread (0) wins the CPU about nine times in ten. */
@@ -71,10 +75,24 @@ function tsxApi(): string | null {
   return tsx;
 }
 
-/** Node's spawner: one worker_threads Worker per pool thread. Idle threads don't keep the process alive. */
-export const nodeThreads: ThreadSpawner = {
+/**
+ * Threads for the app's pool on Node: one node:worker_threads Worker per pool thread (idle
+ * threads don't keep the process alive). Pass it to `serve()`, which starts the pool with it; an
+ * app with a pool (`new App({ threads })`) served on Node without it makes `serve()` throw.
+ *
+ * @example
+ * import { serve } from 'rove/node';
+ * import { threads } from 'rove/node/threads';
+ * serve(app, { port: 8000, threads });
+ * // a server of your own: start the pool yourself, before toNodeListener(app)
+ * pool.start(threads);
+ */
+export const threads: ThreadSpawner = {
   runtime: 'node',
-  concurrency: availableParallelism(),
+  // Read when a pool starts, not when this module loads.
+  get concurrency() {
+    return availableParallelism();
+  },
   spawn(module, name, events, options): WorkerThread {
     const loader = SOURCE || module.endsWith('.ts') ? tsxApi() : null;
     const worker = new Worker(BOOT, {

@@ -8,6 +8,9 @@ import { createBenchFsApp } from './app.ts';
 
 const views = createViews({ dir: fileURLToPath(new URL('./views/', import.meta.url)) });
 await views.preload();
-const app = createBenchFsApp({ views, listener: process.env.BENCH_LISTENER === '1', threads: process.env.BENCH_WORKERS === '1' });
+const pool = process.env.BENCH_WORKERS === '1';
+const app = createBenchFsApp({ views, listener: process.env.BENCH_LISTENER === '1', threads: pool });
 await fileRoutes(app, new URL('./routes/', import.meta.url));
-serve(app, { port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1', onListen: () => {} });
+// The pool's threads (node:worker_threads) are passed in, and loaded only when the app has a pool.
+const threads = pool ? (await import('../../adapters/node/threads.ts')).threads : undefined;
+serve(app, { port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1', onListen: () => {}, threads });

@@ -18,7 +18,13 @@ serve(app, {
   hostname: process.env.HOST ?? '127.0.0.1',
   onListen: () => {},
   processes: await groupOf(Number(process.env.BENCH_PROCESSES ?? 1)),
+  threads: await threadsOf(process.env.BENCH_WORKERS === '1'),
 });
+
+/** The pool's threads (node:worker_threads), loaded only when the app has a pool. */
+async function threadsOf(pool: boolean) {
+  return pool ? (await import('../../adapters/node/threads.ts')).threads : undefined;
+}
 
 /** --processes N: the group is loaded only when asked for, so a one-process run measures none of it. */
 async function groupOf(n: number) {

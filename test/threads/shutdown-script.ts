@@ -15,7 +15,7 @@ let serve: Serve;
 let spawner: ThreadSpawner;
 if (runtime === 'node') {
   serve = (await import('../../adapters/node/index.ts')).serve;
-  spawner = (await import('../../adapters/node/threads.ts')).nodeThreads;
+  spawner = (await import('../../adapters/node/threads.ts')).threads;
 } else {
   serve = runtime === 'deno' ? (await import('../../adapters/deno/index.ts')).serve : (await import('../../adapters/bun/index.ts')).serve;
   spawner = (await import('../../adapters/shared/web-threads.ts')).webThreads(runtime);
