@@ -98,7 +98,8 @@ async function main(): Promise<number> {
 
   const database = await prepareDatabase(config, console.log);
   const redis = await prepareRedis(config, console.log);
-  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+  const args = process.argv.slice(2).join(' ');
+  const command = args === '' ? 'npm run bench' : `npm run bench -- ${args}`;
   const meta = collectMeta(command, config.baseline);
   let done: Row[] = [];
   // Rows of an interrupted run that this run does not list: kept in the output as they were.

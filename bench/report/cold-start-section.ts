@@ -33,7 +33,8 @@ function timeRatio(rove: ColdStartEntry, peer: ColdStartEntry | undefined): Cell
 }
 
 export function coldStartBlocks(cold: ColdStartResult): Block[] {
-  const entries = [...cold.entries].sort(
+  // workerd has no source mode: those entries say so once, below the table, not as failed rows.
+  const entries = cold.entries.filter((e) => !(e.runtime === 'workerd' && e.mode === 'source')).sort(
     (a, b) => RUNTIMES.indexOf(a.runtime) - RUNTIMES.indexOf(b.runtime) || a.mode.localeCompare(b.mode) || APP_ORDER.indexOf(a.app) - APP_ORDER.indexOf(b.app),
   );
   const find = (e: ColdStartEntry, app: ColdStartApp) => cold.entries.find((x) => x.runtime === e.runtime && x.mode === e.mode && x.app === app);
@@ -53,7 +54,7 @@ export function coldStartBlocks(cold: ColdStartResult): Block[] {
     { kind: 'h', level: 2, text: 'Cold start', id: 'cold-start' },
     {
       kind: 'p',
-      text: `From spawning the runtime with the app to its first answer (\`GET /\`), over ${cold.starts} fresh processes per row: median, with the fastest and slowest start in brackets, and the CPU the server spent before answering. "bundled": one esbuild bundle, as a deploy ships it; "source": the TypeScript entry as you run it while developing (workerd always runs a bundle). The ratios divide Rove's median time by Hono's and by the bare server's for the same two-route app: below 1.00× Rove answers sooner. Method: [methods.md](methods.md#cold-start).`,
+      text: `From spawning the runtime with the app to its first answer (\`GET /users/7\`; examples/notes: \`GET /api/openapi.json\`, through its whole middleware stack), over ${cold.starts} fresh processes per row: median, with the fastest and slowest start in brackets, and the CPU the server spent before answering. "bundled": one esbuild bundle, as a deploy ships it; "source": the TypeScript entry as you run it while developing (workerd runs only bundles, as wrangler uploads them). The ratios divide Rove's median time by Hono's and by the bare server's for the same two-route app: below 1.00× Rove answers sooner. Method: [methods.md](methods.md#cold-start).`,
     },
     {
       kind: 'table',
