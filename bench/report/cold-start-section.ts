@@ -33,10 +33,13 @@ function timeRatio(rove: ColdStartEntry, peer: ColdStartEntry | undefined): Cell
 }
 
 export function coldStartBlocks(cold: ColdStartResult): Block[] {
-  // workerd has no source mode: those entries say so once, below the table, not as failed rows.
-  const entries = cold.entries.filter((e) => !(e.runtime === 'workerd' && e.mode === 'source')).sort(
-    (a, b) => RUNTIMES.indexOf(a.runtime) - RUNTIMES.indexOf(b.runtime) || a.mode.localeCompare(b.mode) || APP_ORDER.indexOf(a.app) - APP_ORDER.indexOf(b.app),
-  );
+  // workerd has no source mode (the paragraph says so): its source entries are not failed rows.
+  const entries = cold.entries
+    .filter((e) => !(e.runtime === 'workerd' && e.mode === 'source'))
+    .sort(
+      (a, b) =>
+        RUNTIMES.indexOf(a.runtime) - RUNTIMES.indexOf(b.runtime) || a.mode.localeCompare(b.mode) || APP_ORDER.indexOf(a.app) - APP_ORDER.indexOf(b.app),
+    );
   const find = (e: ColdStartEntry, app: ColdStartApp) => cold.entries.find((x) => x.runtime === e.runtime && x.mode === e.mode && x.app === app);
   const startup = entries.some((e) => e.median.startupMs != null);
   const rows: Cell[][] = entries.map((e) => [
