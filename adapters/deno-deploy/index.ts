@@ -3,8 +3,8 @@ import { internalError } from '../../src/errors.ts';
 import { denoHeader } from '../deno/header.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from '../deno/index.ts';
 import { checkDenoRequest } from '../deno/request-check.ts';
-import { respondDeno } from '../deno/respond.ts';
 import { denoFinish } from '../deno/websocket.ts';
+import { respondChecked } from '../shared/checked-response.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
 import { backgroundContext, listenMessage, listenUrl } from '../shared/serve-options.ts';
 
@@ -38,7 +38,7 @@ export function toDeploy(
     runtime: 'deno-deploy',
     address: denoAddress,
     header: denoHeader,
-    respond: respondDeno,
+    respond: respondChecked,
     finish: denoFinish(ctx, null),
   });
   watchGlobalErrors(app, 'deno-deploy');

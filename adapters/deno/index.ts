@@ -1,5 +1,6 @@
 import type { App } from '../../src/app.ts';
 import { internalError } from '../../src/errors.ts';
+import { respondChecked } from '../shared/checked-response.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
 import { groupOption } from '../shared/process-group.ts';
 import type { GroupChild, ServeHandle, ServeOptions } from '../shared/serve-options.ts';
@@ -9,7 +10,6 @@ import { webThreads } from '../shared/web-threads.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { denoHeader } from './header.ts';
 import { checkDenoRequest } from './request-check.ts';
-import { respondDeno } from './respond.ts';
 import { denoFinish } from './websocket.ts';
 
 export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
@@ -92,7 +92,7 @@ function serveOne(app: App<any>, options: ServeOptions, group: GroupChild | null
     runtime: 'deno',
     address: denoAddress,
     header: denoHeader,
-    respond: respondDeno,
+    respond: respondChecked,
     finish: denoFinish(ctx, sockets),
   });
   let server: DenoServer | undefined;
