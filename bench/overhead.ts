@@ -4,11 +4,13 @@
 // so other processes on the machine matter less). Over HTTP a runtime spends
 // 10–60 µs per request of its own; this shows the part the framework adds.
 //
-//   deno run -A bench/overhead.ts [scenarios=test,chain,params,echo,fortunes] [requests=10000]
+//   deno run -A bench/overhead.ts [scenarios=test,chain,params,echo,fortunes,cors-preflight] [requests=10000]
 //   bun bench/overhead.ts …        node --import tsx bench/overhead.ts …
 import process from 'node:process';
 import { createBenchApp } from '../examples/bench/app.ts';
+import { withAppLayer } from './raw/app-layer.ts';
 import { handle } from './raw/handler.ts';
+import { CORS_ORIGIN } from './shared/app-layer.ts';
 import { BENCH_TOKEN, ECHO_BODY, PARAMS_BODY } from './shared/fixtures.ts';
 
 const JSON_POST = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body });
@@ -18,6 +20,11 @@ const REQUESTS: Record<string, () => Request> = {
   params: () => new Request('http://x/params', JSON_POST(PARAMS_BODY)),
   echo: () => new Request('http://x/json', JSON_POST(ECHO_BODY)),
   fortunes: () => new Request('http://x/fortunes'),
+  'cors-preflight': () =>
+    new Request('http://x/api/data', {
+      method: 'OPTIONS',
+      headers: { origin: CORS_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    }),
 };
 const REPEATS = 10;
 
@@ -37,7 +44,7 @@ async function timeOne(fn: Fetch, make: () => Request, n: number): Promise<numbe
 
 export async function overhead(scenarios: string[], n: number): Promise<{ scenario: string; roveNs: number; rawNs: number }[]> {
   const app = createBenchApp({});
-  const fns: Record<'rove' | 'raw', Fetch> = { rove: (r) => app.fetch(r), raw: (r) => handle(r) };
+  const fns: Record<'rove' | 'raw', Fetch> = { rove: (r) => app.fetch(r), raw: withAppLayer(handle) };
   const out: { scenario: string; roveNs: number; rawNs: number }[] = [];
   for (const s of scenarios) {
     const make = REQUESTS[s];

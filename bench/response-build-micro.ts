@@ -66,7 +66,7 @@ function print(title: string, rows: Row[]): void {
 const httpAt = argv.indexOf('--http');
 if (httpAt >= 0) {
   const { runHttp } = await import('./response-build/http-run.ts');
-  const paths = ['/record/3', '/set-after/3', '/record/8', '/set-after/8', '/cookies-pairs/3', '/cookies-after/3'];
+  const paths = ['/record/3', '/set-after/3', '/record/8', '/set-after/8', '/cookies-pairs/3', '/cookies-after/3', '/empty-record/5', '/empty-after/5'];
   const rows = await runHttp(argv[httpAt + 1].split(','), paths, arg('duration', 3), rounds);
   console.log(`# server CPU µs per request, median of ${rounds} rounds (min–max)`);
   for (const [runtime, path, med, lo, hi] of rows)

@@ -17,17 +17,18 @@ interface InnerRequest {
 let innerKey: symbol | null | undefined;
 let cacheKey: symbol | null = null;
 
-/** The inner request's key (null: no usable lookup), or undefined when `request` cannot tell yet. */
-function keysOf(request: HeaderSource): symbol | null | undefined {
+/**
+ * The inner request's key, or null when Requests here have no inner request or headers cache
+ * (then `request.headers` answers). Decided once: every Request of the runtime has the same
+ * symbols. Whether one request's inner request can look a header up is checked per call, so a
+ * Request built in code (whose inner request is a plain object) costs one typeof before it
+ * falls back, not a search of its symbols.
+ */
+function keysOf(request: HeaderSource): symbol | null {
   const symbols = Object.getOwnPropertySymbols(request);
   const inner = symbols.find((s) => s.description === 'request');
-  if (inner === undefined) return null;
-  const candidate = (request as unknown as Record<symbol, object | undefined>)[inner];
-  // A Request built in code has a plain inner object: only a served one tells.
-  if (candidate === undefined || Object.getPrototypeOf(candidate) === Object.prototype) return undefined;
-  if (typeof (candidate as InnerRequest).header !== 'function') return null;
   cacheKey = symbols.find((s) => s.description === 'headers cache') ?? null;
-  return cacheKey === null ? null : inner;
+  return inner === undefined || cacheKey === null ? null : inner;
 }
 
 /**

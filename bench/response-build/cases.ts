@@ -43,6 +43,14 @@ export const CASES: Record<string, Build> = {
     for (let i = 1; i < n; i++) h.set(NAMES[i], VALUES[i]);
     return r;
   },
+  // No body, as a preflight's 204: the n headers in the init, or set after construction.
+  'empty-record': (n) => new Response(null, { status: 204, headers: { ...records[n] } }),
+  'empty-after': (n) => {
+    const r = new Response(null, { status: 204 });
+    const h = r.headers;
+    for (let i = 0; i < n; i++) h.set(NAMES[i], VALUES[i]);
+    return r;
+  },
   'append-after': (n) => {
     const r = new Response('x', { status: 200 });
     const h = r.headers;
