@@ -1,6 +1,6 @@
 // The form readers behind `c.req.formData()` and `c.req.form()`; validate('form') calls them too.
+// With them, the Content-Type tests the body readers and validate() share.
 import { BodyError } from './errors.ts';
-import { isFormType, mediaType } from './media-type.ts';
 
 export type FormValue = string | File;
 
@@ -57,4 +57,22 @@ export async function readForm(req: FormSource): Promise<Record<string, FormValu
     else out[key] = [prev, value];
   });
   return out;
+}
+
+/** The media type of a Content-Type value, lower-cased, without parameters. */
+export function mediaType(contentType: string | null): string {
+  if (contentType === null) return '';
+  const semi = contentType.indexOf(';');
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
+export function isFormType(contentType: string | null): boolean {
+  const type = mediaType(contentType);
+  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+}
+
+/** `application/json` or any `+json` type (`application/problem+json`). */
+export function isJsonType(contentType: string | null): boolean {
+  const type = mediaType(contentType);
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }

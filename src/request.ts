@@ -2,7 +2,6 @@ import { readBody } from './body.ts';
 import { BodyError, HttpError } from './errors.ts';
 import { readForm, readFormData } from './form-body.ts';
 import type { ParamName, ParamValue, PathParams } from './path-params.ts';
-import { queryValue } from './query.ts';
 import type { Params } from './router.ts';
 
 /** What the request side reads from the app (ContextConfig satisfies it). */
@@ -36,7 +35,7 @@ export interface RequestLike {
 }
 
 export type { FormValue } from './form-body.ts';
-export { isFormType, isJsonType, mediaType } from './media-type.ts';
+export { isFormType, isJsonType, mediaType } from './form-body.ts';
 
 import type { FormValue } from './form-body.ts';
 
@@ -273,3 +272,21 @@ function parseJson(text: string): unknown {
 export function invalidJson(): BodyError {
   return new BodyError('invalid', 400, 'Invalid JSON body');
 }
+
+/**
+ * One query parameter's first value, exactly as `new URLSearchParams(qs).get(name)` gives it
+ * (`null` when absent), without building one: a handler that reads one or two parameters pays
+ * for neither a URLSearchParams nor its entry list. Returns `undefined` for a query string with
+ * an escape (`%`, `+`, a lone surrogate), which the caller then parses whole.
+ */
+export function queryValue(qs: string, name: string): string | null | undefined {
+  if (ESCAPE.test(qs)) return undefined;
+  for (const pair of qs.split('&')) {
+    const eq = pair.indexOf('=');
+    // URLSearchParams skips empty pairs (`a=1&&b`).
+    if (pair !== '' && (eq === -1 ? pair : pair.slice(0, eq)) === name) return eq === -1 ? '' : pair.slice(eq + 1);
+  }
+  return null;
+}
+
+const ESCAPE = /[%+\uD800-\uDFFF]/;

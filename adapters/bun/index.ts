@@ -2,9 +2,8 @@ import type { App } from '../../src/app.ts';
 import { internalError } from '../../src/errors.ts';
 import { checkUnlessBuilt, respondChecked } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
-import { groupOption } from '../shared/process-group.ts';
-import { backgroundContext, type ServeHandle, type ServeOptions } from '../shared/serve-options.ts';
-import { checkBunRequest } from './request-check.ts';
+import { BAD_HOST, NO_HOST, refuse } from '../shared/request-check.ts';
+import { backgroundContext, groupOption, type ServeHandle, type ServeOptions } from '../shared/serve-options.ts';
 
 export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
 
@@ -39,6 +38,18 @@ declare const process: {
   off(event: string, handler: (error: unknown) => void): void;
   exit(code?: number): never;
 };
+
+/**
+ * Bun: the 400 answer for a request the app must not see, or undefined.
+ * Bun makes `request.url` relative (`/path`) exactly when the Host is missing
+ * or is not a valid URL host (every Host `invalidHost` refuses, and `" < ^ { | \``),
+ * so the URL's first character tells, without building the request's Headers
+ * (a cost docs/design-notes.md gives). Bun answers `OPTIONS *` 400 itself.
+ */
+function checkBunRequest(request: Request): Response | undefined {
+  if (request.url.charCodeAt(0) !== 0x2f) return undefined;
+  return refuse(request.headers.get('host') === null ? NO_HOST : BAD_HOST);
+}
 
 /** The binding's `finish`: Bun would write a control character in a header value as is. */
 function finishBun(res: Response): Response {

@@ -1,10 +1,11 @@
 // rove/bun/processes: Bun's server group. Each child is a copy of this command listening
 // with SO_REUSEPORT (Bun.serve's reusePort); the primary talks to them over an IPC channel.
-import type { ProcessGroup } from '../shared/process-group.ts';
-import { childIndex, makeGroup, type ProcessCount, spawnLaunch } from '../shared/processes.ts';
 
-export type { ProcessGroup } from '../shared/process-group.ts';
+import { childIndex, makeGroup, type ProcessCount, spawnLaunch } from '../shared/processes.ts';
+import type { ProcessGroup } from '../shared/serve-options.ts';
+
 export type { ProcessCount } from '../shared/processes.ts';
+export type { ProcessGroup } from '../shared/serve-options.ts';
 
 /**
  * Serve with this many processes on one port ('auto': one per core), each Bun.serve with

@@ -3,11 +3,12 @@
 // /proc/self/cmdline would keep every flag, but Deno reads it only with --allow-all, so the
 // command is rebuilt from what Deno tells. This loads node:child_process and friends (Deno's
 // Node layer): only an app that asks for a group imports it.
-import type { ProcessGroup } from '../shared/process-group.ts';
-import { childIndex, makeGroup, ownCommand, type ProcessCount, spawnLaunch } from '../shared/processes.ts';
 
-export type { ProcessGroup } from '../shared/process-group.ts';
+import { childIndex, makeGroup, ownCommand, type ProcessCount, spawnLaunch } from '../shared/processes.ts';
+import type { ProcessGroup } from '../shared/serve-options.ts';
+
 export type { ProcessCount } from '../shared/processes.ts';
+export type { ProcessGroup } from '../shared/serve-options.ts';
 
 /**
  * Serve with this many processes on one port ('auto': one per core), each Deno.serve with

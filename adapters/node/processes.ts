@@ -2,11 +2,11 @@
 // the same flags (cluster.fork), and their listen() shares one socket that the primary hands
 // connections from, so no SO_REUSEPORT is needed (Node 20 has none).
 import cluster, { type Worker } from 'node:cluster';
-import type { ProcessGroup } from '../shared/process-group.ts';
 import { childIndex, type Launch, type Member, makeGroup, type ProcessCount } from '../shared/processes.ts';
+import type { ProcessGroup } from '../shared/serve-options.ts';
 
-export type { ProcessGroup } from '../shared/process-group.ts';
 export type { ProcessCount } from '../shared/processes.ts';
+export type { ProcessGroup } from '../shared/serve-options.ts';
 
 /**
  * Serve with this many processes on one port ('auto': one per core), through node:cluster.

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
 import process from 'node:process';
 import { CHILD_ENV, checkProcesses, PORT_ENV } from './process-env.ts';
-import type { GroupRole, GroupRuntime, ProcessGroup } from './process-group.ts';
+import type { GroupRole, GroupRuntime, ProcessGroup } from './serve-options.ts';
 import { listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
 /** Set in a child's environment: its index in the group. */

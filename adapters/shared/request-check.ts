@@ -1,6 +1,6 @@
 // Requests refused before the app runs, the part every runtime shares: which Host values are
 // unusable and how a refusal looks. Each runtime's check is in its folder
-// (node/index.ts, deno/request-check.ts, bun/request-check.ts).
+// (node/index.ts, deno/request-check.ts, bun/index.ts).
 
 /**
  * Whether a Host header value is unusable: empty, or holding whitespace, a

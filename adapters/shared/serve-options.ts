@@ -73,6 +73,22 @@ export interface ProcessGroup<R extends GroupRuntime = GroupRuntime> {
   join<O extends ServeOptions>(options: O): GroupRole<O>;
 }
 
+/**
+ * `options.processes`, checked: a ProcessGroup for `runtime`, or undefined. A plain count (the
+ * option's old shape) or another runtime's group throws, saying what to import.
+ */
+export function groupOption(runtime: GroupRuntime, options: ServeOptions): ProcessGroup | undefined {
+  const given = options.processes as unknown;
+  if (given === undefined) return undefined;
+  const fix = `import { processGroup } from 'rove/${runtime}/processes' and pass serve(app, { processes: processGroup(${typeof given === 'number' ? given : "'auto'"}) })`;
+  if (typeof given !== 'object' || given === null || (given as ProcessGroup).kind !== 'rove:process-group') {
+    throw new TypeError(`serve(): processes takes a process group, not ${JSON.stringify(given) ?? String(given)}: ${fix}`);
+  }
+  const group = given as ProcessGroup;
+  if (group.runtime !== runtime) throw new TypeError(`serve(): this process group is rove/${group.runtime}'s, and this is rove/${runtime}: ${fix}`);
+  return group;
+}
+
 export interface ServeHandle {
   /** The bound port, once listening. */
   readonly port: number;

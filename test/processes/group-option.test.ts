@@ -7,7 +7,7 @@ import { processGroup as denoGroup } from '../../adapters/deno/processes.ts';
 import { serve } from '../../adapters/node/index.ts';
 import { processGroup as nodeGroup } from '../../adapters/node/processes.ts';
 import { checkProcesses } from '../../adapters/shared/process-env.ts';
-import { groupOption } from '../../adapters/shared/process-group.ts';
+import { groupOption } from '../../adapters/shared/serve-options.ts';
 import { App } from '../../src/index.ts';
 
 describe('processGroup()', () => {
