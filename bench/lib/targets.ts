@@ -129,14 +129,33 @@ export function launchFor(o: LaunchOptions): Launch {
       return {
         bin: resolveBin('deno'),
         // --allow-run: the primary of a process group starts its children.
-        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []), ...denoProfile(o), entry],
+        args: [
+          'run',
+          ...DENO_PERMISSIONS,
+          ...(group ? ['--allow-run'] : []),
+          ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []),
+          ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []),
+          ...denoProfile(o),
+          entry,
+        ],
         env,
         cwd: root,
       };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
-        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []), ...denoProfile(o), '--host', '127.0.0.1', '--port', String(o.port), entry],
+        args: [
+          'serve',
+          ...DENO_PERMISSIONS,
+          ...(group ? ['--parallel'] : []),
+          ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []),
+          ...denoProfile(o),
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(o.port),
+          entry,
+        ],
         env,
         cwd: root,
       };
