@@ -59,6 +59,11 @@ const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 // priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code slowed the main
 // thread's /test-cpu loop: docs/design-notes.md).
 const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev'];
+// The `cpu` variant (test-cpu): V8's Maglev tier off, so the loop runs in TurboFan code under every
+// framework. With Maglev, the first function Maglev compiles with the loop inlined into it keeps it
+// in Maglev code, about 3.5× slower, and which function that is depends on the code around the
+// handler, not on the work (docs/benchmarks/methods.md). Node 20 has no Maglev by default; Bun is JSC.
+const NO_MAGLEV = '--no-maglev';
 
 /** Deno's CPU profile flags (Deno writes the .cpuprofile on a clean exit, so SIGTERM exits). */
 function denoProfile(o: LaunchOptions): string[] {
@@ -124,14 +129,33 @@ export function launchFor(o: LaunchOptions): Launch {
       return {
         bin: resolveBin('deno'),
         // --allow-run: the primary of a process group starts its children.
-        args: ['run', ...DENO_PERMISSIONS, ...(group ? ['--allow-run'] : []), ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []), ...denoProfile(o), entry],
+        args: [
+          'run',
+          ...DENO_PERMISSIONS,
+          ...(group ? ['--allow-run'] : []),
+          ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []),
+          ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []),
+          ...denoProfile(o),
+          entry,
+        ],
         env,
         cwd: root,
       };
     case 'deno-deploy':
       return {
         bin: resolveBin('deno'),
-        args: ['serve', ...DENO_PERMISSIONS, ...(group ? ['--parallel'] : []), ...denoProfile(o), '--host', '127.0.0.1', '--port', String(o.port), entry],
+        args: [
+          'serve',
+          ...DENO_PERMISSIONS,
+          ...(group ? ['--parallel'] : []),
+          ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []),
+          ...denoProfile(o),
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(o.port),
+          entry,
+        ],
         env,
         cwd: root,
       };
@@ -157,7 +181,8 @@ export function launchFor(o: LaunchOptions): Launch {
         root,
       );
       const db = o.variant === 'db' ? { compatibilityFlags: ['nodejs_compat'], bindings: dbEnv(), allowLocalNetwork: true } : {};
-      writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js', ...db }));
+      const v8 = o.variant === 'cpu' ? { v8Flags: [NO_MAGLEV] } : {};
+      writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js', ...db, ...v8 }));
       return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env, cwd: root };
     }
   }

@@ -11,6 +11,8 @@ export interface WorkerdConfigOptions {
   module: string;
   compatibilityDate?: string;
   compatibilityFlags?: readonly string[];
+  /** V8 flags for the whole process (Config.v8Flags), e.g. --no-maglev. */
+  v8Flags?: readonly string[];
   /** Text bindings (wrangler.toml [vars]), reaching the worker as env. */
   bindings?: Readonly<Record<string, string>>;
   /** Let the worker's fetch() and connect() reach loopback and private addresses (a local database). */
@@ -28,7 +30,7 @@ export function workerdConfig(o: WorkerdConfigOptions): string {
     .join(', ');
   return `using Workerd = import "/workerd/workerd.capnp";
 
-const config :Workerd.Config = (
+const config :Workerd.Config = (${o.v8Flags?.length ? `\n  v8Flags = [${o.v8Flags.map(capnpString).join(', ')}],` : ''}
   services = [ (name = "main", worker = .mainWorker)${o.allowLocalNetwork ? ', (name = "net", network = (allow = ["public", "private", "local"]))' : ''} ],
   sockets = [ (name = "http", address = ${capnpString(`${o.host ?? '127.0.0.1'}:${o.port}`)}, http = (), service = "main") ],
 );
