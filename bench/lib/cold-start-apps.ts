@@ -1,8 +1,9 @@
 // What npm run bench:cold starts: each runtime × app × mode, its entry module, the request
 // timed, and the command line of a fresh server process (the runtime binary itself, so its
 // pid is the process whose CPU is read). Bundled modes build one minified file per runtime.
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build } from 'esbuild';
 import { BUILD_OPTIONS, GZIP_LEVEL } from './bundle-size.ts';
@@ -99,6 +100,8 @@ export function bundleCommand(runtime: ColdRuntime): string {
 export interface Prepared {
   /** The module the runtime starts: the bundle, or the TypeScript entry. */
   main: string;
+  /** deno / deno-deploy source: the import map that resolves `rove` as the npm package does. */
+  importMap?: string;
   bundleBytes: number | null;
   bundleGzipBytes: number | null;
   /** workerd: the directory holding worker.js (and the config, written per start). */
@@ -107,7 +110,10 @@ export interface Prepared {
 
 /** Builds the bundle of a bundled entry (in workDir); a source entry runs as it is. */
 export async function prepare(p: ColdPlan, workDir: string): Promise<Prepared> {
-  if (p.mode === 'source') return { main: p.entry, bundleBytes: null, bundleGzipBytes: null, dir: null };
+  if (p.mode === 'source') {
+    const deno = p.runtime === 'deno' || p.runtime === 'deno-deploy';
+    return { main: p.entry, bundleBytes: null, bundleGzipBytes: null, dir: null, ...(deno ? { importMap: npmImportMap(workDir) } : {}) };
+  }
   const dir = join(workDir, `${p.runtime}-${p.app}`);
   mkdirSync(dir, { recursive: true });
   const out = await build({
@@ -133,11 +139,34 @@ export async function prepare(p: ColdPlan, workDir: string): Promise<Prepared> {
   };
 }
 
+/**
+ * Source mode runs the app's TypeScript entry with each framework resolved as `npm install` gives
+ * it, Rove and Hono alike: Hono's published JavaScript, and Rove's package exports (on Deno the
+ * `deno` condition, the JavaScript in dist/; on Node the default, the same; on Bun the `bun`
+ * condition, the TypeScript sources). In this repo deno.json maps `rove` to the TypeScript sources
+ * (what JSR serves), so Deno gets an import map written from package.json's `deno` conditions.
+ */
+function npmImportMap(workDir: string): string {
+  const file = join(workDir, 'npm-import-map.json');
+  if (existsSync(file)) return file;
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+  const imports: Record<string, string> = {};
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const deno = typeof target === 'string' ? target : target.deno;
+    if (typeof deno === 'string') imports[`rove${subpath.slice(1)}`] = pathToFileURL(join(ROOT, deno)).href;
+  }
+  mkdirSync(workDir, { recursive: true });
+  writeFileSync(file, JSON.stringify({ imports }));
+  return file;
+}
+
 export interface ColdLaunch {
   bin: string;
   args: string[];
   env: Record<string, string>;
 }
+
+const importMapArgs = (prep: Prepared): string[] => (prep.importMap ? ['--import-map', prep.importMap] : []);
 
 // The permissions the repo's own deno scripts grant (package.json start:deno, notes:deploy).
 const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
@@ -150,13 +179,13 @@ export function launch(p: ColdPlan, prep: Prepared, port: number, trace?: string
   const env = { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
   switch (p.runtime) {
     case 'node':
-      // Source: how the repo's examples run TypeScript on Node 20 (package.json start:node): tsx's
-      // loader, registered with --import in the node process itself (its hooks thread included).
-      return { bin: resolveBin('node'), args: p.mode === 'source' ? ['--conditions=source', '--import', 'tsx', prep.main] : [prep.main], env };
+      // Source: TypeScript on Node 20 through tsx's loader, registered with --import in the node
+      // process itself (its hooks thread included); the frameworks resolve as installed (dist/).
+      return { bin: resolveBin('node'), args: p.mode === 'source' ? ['--import', 'tsx', prep.main] : [prep.main], env };
     case 'deno':
-      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, prep.main], env };
+      return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, ...importMapArgs(prep), prep.main], env };
     case 'deno-deploy':
-      return { bin: resolveBin('deno'), args: ['serve', ...DENO_PERMISSIONS, '--host', '127.0.0.1', '--port', String(port), prep.main], env };
+      return { bin: resolveBin('deno'), args: ['serve', ...DENO_PERMISSIONS, ...importMapArgs(prep), '--host', '127.0.0.1', '--port', String(port), prep.main], env };
     case 'bun':
       return { bin: resolveBin('bun'), args: [prep.main], env };
     case 'workerd': {
