@@ -129,11 +129,11 @@ export class Router<T> {
   /**
    * Register a route. `value` may depend on the concrete variant (an optional
    * param present or absent), so a caller can give each variant its own value.
-   * Either every variant is registered, or none is (a conflict throws first).
+   * Either every variant is registered, or none is (a conflict throws first). `variants`: the
+   * pattern's `routeVariants(parseRoute(path))`, when the caller has parsed it already.
    */
-  add(method: string, path: string, value: T | ((variant: Segment[]) => T)): void {
+  add(method: string, path: string, value: T | ((variant: Segment[]) => T), variants: Segment[][] = routeVariants(parseRoute(path))): void {
     const key = method.toUpperCase();
-    const variants = routeVariants(parseRoute(path));
     if (variants.some((v) => this.#root.place(v, [], false)?.has(key))) throw new RouteError(`Route registered twice: ${key} ${path}`);
     for (const segments of variants) {
       const names: string[] = [];
