@@ -69,11 +69,9 @@ const TEXT_TYPE = 'text/plain;charset=UTF-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const HTML_INIT: ResponseInit = { headers: { 'content-type': HTML_TYPE } };
 
-// Response.json is the fast path where it sets exactly application/json (Bun adds a charset): asked once.
+// Response.json is the fast path where it sets exactly application/json (Bun adds a charset):
+// asked once, of the first response it makes.
 let nativeJson: boolean | undefined;
-function jsonIsStandard(): boolean {
-  return (nativeJson ??= Response.json(0).headers.get('content-type') === JSON_TYPE);
-}
 // A bare string body carries its text/plain type in the headers (Bun adds it only when it writes a GET body).
 let nativeText: boolean | undefined;
 function textIsTyped(): boolean {
@@ -252,8 +250,10 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     // The native Response.json skips a headers object (docs/design-notes.md has the figures).
     const code = status ?? this.#status;
     if (this.#bare(headers)) {
-      if (typeof data === 'object' && data !== null && jsonIsStandard())
-        return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
+      if (typeof data === 'object' && data !== null && nativeJson !== false) {
+        const res = code === 200 ? Response.json(data) : Response.json(data, { status: code });
+        if ((nativeJson ??= res.headers.get('content-type') === JSON_TYPE)) return (this.#made = res);
+      }
       // Where Response.json adds a charset (Bun): one shared init, no header record to build.
       if (code === 200) return (this.#made = new Response(JSON.stringify(data) ?? 'null', JSON_INIT));
     }
