@@ -72,11 +72,9 @@ const HTML_INIT: ResponseInit = { headers: { 'content-type': HTML_TYPE } };
 // Response.json is the fast path where it sets exactly application/json (Bun adds a charset):
 // asked once, of the first response it makes.
 let nativeJson: boolean | undefined;
-// A bare string body carries its text/plain type in the headers (Bun adds it only when it writes a GET body).
+// A bare string body carries its text/plain type in the headers (Bun adds it only when it writes a
+// GET body): asked once, of the first such response.
 let nativeText: boolean | undefined;
-function textIsTyped(): boolean {
-  return (nativeText ??= new Response('').headers.get('content-type') !== null);
-}
 
 /** Keeps background work alive where the runtime gives no execution context (Node, Deno, Bun). */
 const backgroundContext: ExecutionContext = {
@@ -262,9 +260,10 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
 
   text(text: string, status?: StatusCode, headers?: Record<string, string>): Response {
     // A bare string body gets the spec's text/plain content type: no headers object to build.
-    if (this.#bare(headers) && textIsTyped()) {
+    if (this.#bare(headers) && nativeText !== false) {
       const code = status ?? this.#status;
-      return (this.#made = code === 200 ? new Response(text) : new Response(text, { status: code }));
+      const res = code === 200 ? new Response(text) : new Response(text, { status: code });
+      if ((nativeText ??= res.headers.get('content-type') !== null)) return (this.#made = res);
     }
     // Where a runtime adds the type only when it writes the body (Bun), it is named here, so the
     // response says the same in a test as on the wire, and HEAD as GET.
