@@ -1,8 +1,8 @@
 import type { App } from '../../src/app.ts';
 import { internalError } from '../../src/errors.ts';
 import { denoHeader } from '../deno/header.ts';
-import { type DenoServeInfo, denoAddress, denoEnv } from '../deno/index.ts';
 import { checkDenoRequest } from '../deno/request-check.ts';
+import { type DenoServeInfo, denoAddress, denoEnv } from '../deno/serve-info.ts';
 import { denoFinish } from '../deno/websocket.ts';
 import { respondChecked } from '../shared/checked-response.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';

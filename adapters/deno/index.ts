@@ -13,14 +13,14 @@ import { denoFinish } from './websocket.ts';
 
 export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
 
+import { type DenoServeInfo, denoAddress, denoEnv } from './serve-info.ts';
+
+export { type DenoServeInfo, denoAddress, denoEnv } from './serve-info.ts';
+
 // The few Deno APIs used here, declared so the file type-checks without Deno's lib.
 interface DenoServer {
   finished: Promise<void>;
   shutdown(): Promise<void>;
-}
-/** The second argument of Deno.serve's handler (and of `deno serve`'s fetch). */
-export interface DenoServeInfo {
-  remoteAddr?: { transport?: string; hostname?: string; port?: number };
 }
 declare const Deno: {
   serve(
@@ -34,25 +34,10 @@ declare const Deno: {
     },
     handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
   ): DenoServer;
-  env: { toObject(): Record<string, string> };
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   removeSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   exit(code?: number): never;
 };
-
-/** The process environment, or nothing when `--allow-env` was not given. */
-export function denoEnv(): Record<string, string> {
-  try {
-    return Deno.env.toObject();
-  } catch {
-    return {};
-  }
-}
-
-/** The peer of a Deno.serve request: `info` is the handler's second argument. */
-export function denoAddress(_request: unknown, info: unknown): string | undefined {
-  return (info as DenoServeInfo | undefined)?.remoteAddr?.hostname;
-}
 
 /**
  * Serve an app on Deno.serve. Stops on `signal`, `close()`, SIGINT or SIGTERM,
