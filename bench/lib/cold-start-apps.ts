@@ -185,7 +185,11 @@ export function launch(p: ColdPlan, prep: Prepared, port: number, trace?: string
     case 'deno':
       return { bin: resolveBin('deno'), args: ['run', ...DENO_PERMISSIONS, ...importMapArgs(prep), prep.main], env };
     case 'deno-deploy':
-      return { bin: resolveBin('deno'), args: ['serve', ...DENO_PERMISSIONS, ...importMapArgs(prep), '--host', '127.0.0.1', '--port', String(port), prep.main], env };
+      return {
+        bin: resolveBin('deno'),
+        args: ['serve', ...DENO_PERMISSIONS, ...importMapArgs(prep), '--host', '127.0.0.1', '--port', String(port), prep.main],
+        env,
+      };
     case 'bun':
       return { bin: resolveBin('bun'), args: [prep.main], env };
     case 'workerd': {
