@@ -16,7 +16,7 @@ import { elsewhere, unmatchedChain } from './unmatched.ts';
 export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
 import { decodeSegments, normalizePath } from './path.ts';
-import { MALFORMED } from './pattern.ts';
+import { MALFORMED, type Segment } from './pattern.ts';
 import { parseScope } from './scope.ts';
 import type { ThreadPool } from './threads/pool.ts';
 import type { ViewRenderer } from './views/renderer.ts';
@@ -393,23 +393,15 @@ export class App<E extends Env = Env> {
     return walkApps<App<any>>((app) => ({ routes: app.#routes, middleware: app.#middleware, mounts: app.#mounts }), this, '', [], visit);
   }
 
-  /**
-   * Compile the route table. Each route variant's middleware chain, and the 404/405 chain, is
-   * composed on its first request, once per table: a rebuilt table starts over.
-   */
+  /** Compile the route table; each chain (the 404/405 one too) is composed on its first request. */
   #build(): Router<CompiledRoute> {
     const router = new Router<CompiledRoute>();
-    const rootError = this.#errorResponder(this);
-    this.#rootError = rootError;
+    const rootError = (this.#rootError = this.#errorResponder(this));
     const scoped = this.#walk((app, route, full, mws) => {
       const onError = app === this ? rootError : this.#errorResponder(app);
+      const compiled = (variant: Segment[]) => lazyRoute(full, onError, () => compose(variantChain(mws, variant, route.handlers), onError));
       // An unmounted route's full path is its own: its variants are parsed already.
-      router.add(
-        route.method,
-        full,
-        (variant) => lazyRoute(full, onError, () => compose(variantChain(mws, variant, route.handlers), onError)),
-        full === route.path ? route.variants : undefined,
-      );
+      router.add(route.method, full, compiled, full === route.path ? route.variants : undefined);
     });
     this.#fallback = lazyRoute(null, rootError, () => unmatchedChain(scoped, this.#noRoute, rootError));
     this.#router = router;
