@@ -3,7 +3,8 @@
  * into full paths and full middleware scopes, and each route variant's chain is picked
  * here, once, when the app compiles its table (app.ts composes and registers them).
  */
-import type { Handler } from './compose.ts';
+import type { ErrorResponder, Handler } from './compose.ts';
+import type { Context } from './context.ts';
 import { joinPath, type Segment } from './pattern.ts';
 import { guarded, parseScope, relate, type SegmentTest, segmentTest } from './scope.ts';
 
@@ -11,6 +12,34 @@ export interface RouteDef {
   method: string;
   path: string;
   handlers: Handler[];
+  /** The pattern's variants, parsed once when the route is registered. */
+  variants: Segment[][];
+}
+
+export type Chain = (c: Context<any, any>) => unknown;
+
+/** A compiled route variant: its chain, and the error handler of the app that registered it. */
+export interface CompiledRoute {
+  chain: Chain;
+  onError: ErrorResponder;
+  /** null: the chain of requests no route answers (listeners see no pattern). */
+  pattern: string | null;
+}
+
+/**
+ * A route whose chain `make` composes on its first request (a table rebuilt after a change starts
+ * over): compiling the table does not compose the chains of routes nobody has asked for yet.
+ */
+export function lazyRoute(pattern: string | null, onError: ErrorResponder, make: () => Chain): CompiledRoute {
+  const route: CompiledRoute = {
+    chain: (c) => {
+      route.chain = make();
+      return route.chain(c);
+    },
+    onError,
+    pattern,
+  };
+  return route;
 }
 
 /** What one app holds: its own routes and middleware, and the apps mounted on it. */

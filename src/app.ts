@@ -1,4 +1,4 @@
-import { type AppParts, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
+import { type AppParts, type Chain, type CompiledRoute, lazyRoute, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
 import type { AppOptions, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
@@ -10,28 +10,19 @@ import { EventBus, type EventKind, type Listener } from './events.ts';
 import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
-import { ANY, EMPTY_PARAMS, type Match, Router } from './router.ts';
+import { ANY, EMPTY_PARAMS, type Match, parseRoute, Router, routeVariants } from './router.ts';
 import { elsewhere, unmatchedChain } from './unmatched.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
 import { decodeSegments, normalizePath } from './path.ts';
-import { MALFORMED } from './pattern.ts';
+import { MALFORMED, type Segment } from './pattern.ts';
 import { parseScope } from './scope.ts';
 import type { ThreadPool } from './threads/pool.ts';
 import type { ViewRenderer } from './views/renderer.ts';
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
-
-interface CompiledRoute {
-  chain: Chain;
-  onError: ErrorResponder;
-  /** null: the chain of requests no route answers (listeners see no pattern). */
-  pattern: string | null;
-}
-
-type Chain = (c: Context<any, any>) => unknown;
 
 /** What one entry point (app.fetch, or an adapter's bound handler) gives the requests it receives. */
 interface Entry extends ContextConfig {
@@ -386,8 +377,9 @@ export class App<E extends Env = Env> {
     if (handlers.length === 0) throw new Error(`No handler: ${path}`);
     if (method === 'TRACE' || method === 'TRACK') throw new Error(`${method} routes are not supported: every ${method} request answers 405`);
     // A bad pattern or a route this app already has throws here, not at the first request.
-    this.#registered.add(method, path, null);
-    this.#routes.push({ method, path, handlers });
+    const variants = routeVariants(parseRoute(path));
+    this.#registered.add(method, path, null, variants);
+    this.#routes.push({ method, path, handlers, variants });
     this.#changed();
     return this;
   }
@@ -401,15 +393,17 @@ export class App<E extends Env = Env> {
     return walkApps<App<any>>((app) => ({ routes: app.#routes, middleware: app.#middleware, mounts: app.#mounts }), this, '', [], visit);
   }
 
-  /** Compile the route table: each route variant's middleware chain is composed here, once. */
+  /** Compile the route table; each chain (the 404/405 one too) is composed on its first request. */
   #build(): Router<CompiledRoute> {
     const router = new Router<CompiledRoute>();
-    this.#rootError = this.#errorResponder(this);
+    const rootError = (this.#rootError = this.#errorResponder(this));
     const scoped = this.#walk((app, route, full, mws) => {
-      const onError = app === this ? this.#rootError! : this.#errorResponder(app);
-      router.add(route.method, full, (variant) => ({ chain: compose(variantChain(mws, variant, route.handlers), onError), onError, pattern: full }));
+      const onError = app === this ? rootError : this.#errorResponder(app);
+      const compiled = (variant: Segment[]) => lazyRoute(full, onError, () => compose(variantChain(mws, variant, route.handlers), onError));
+      // An unmounted route's full path is its own: its variants are parsed already.
+      router.add(route.method, full, compiled, full === route.path ? route.variants : undefined);
     });
-    this.#fallback = { chain: unmatchedChain(scoped, this.#noRoute, this.#rootError), onError: this.#rootError, pattern: null };
+    this.#fallback = lazyRoute(null, rootError, () => unmatchedChain(scoped, this.#noRoute, rootError));
     this.#router = router;
     return router;
   }

@@ -69,16 +69,12 @@ const TEXT_TYPE = 'text/plain;charset=UTF-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const HTML_INIT: ResponseInit = { headers: { 'content-type': HTML_TYPE } };
 
-// Response.json is the fast path where it sets exactly application/json (Bun adds a charset): asked once.
+// Response.json is the fast path where it sets exactly application/json (Bun adds a charset):
+// asked once, of the first response it makes.
 let nativeJson: boolean | undefined;
-function jsonIsStandard(): boolean {
-  return (nativeJson ??= Response.json(0).headers.get('content-type') === JSON_TYPE);
-}
-// A bare string body carries its text/plain type in the headers (Bun adds it only when it writes a GET body).
+// A bare string body carries its text/plain type in the headers (Bun adds it only when it writes a
+// GET body): asked once, of the first such response.
 let nativeText: boolean | undefined;
-function textIsTyped(): boolean {
-  return (nativeText ??= new Response('').headers.get('content-type') !== null);
-}
 
 /** Keeps background work alive where the runtime gives no execution context (Node, Deno, Bun). */
 const backgroundContext: ExecutionContext = {
@@ -252,8 +248,10 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     // The native Response.json skips a headers object (docs/design-notes.md has the figures).
     const code = status ?? this.#status;
     if (this.#bare(headers)) {
-      if (typeof data === 'object' && data !== null && jsonIsStandard())
-        return (this.#made = code === 200 ? Response.json(data) : Response.json(data, { status: code }));
+      if (typeof data === 'object' && data !== null && nativeJson !== false) {
+        const res = code === 200 ? Response.json(data) : Response.json(data, { status: code });
+        if ((nativeJson ??= res.headers.get('content-type') === JSON_TYPE)) return (this.#made = res);
+      }
       // Where Response.json adds a charset (Bun): one shared init, no header record to build.
       if (code === 200) return (this.#made = new Response(JSON.stringify(data) ?? 'null', JSON_INIT));
     }
@@ -262,9 +260,10 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
 
   text(text: string, status?: StatusCode, headers?: Record<string, string>): Response {
     // A bare string body gets the spec's text/plain content type: no headers object to build.
-    if (this.#bare(headers) && textIsTyped()) {
+    if (this.#bare(headers) && nativeText !== false) {
       const code = status ?? this.#status;
-      return (this.#made = code === 200 ? new Response(text) : new Response(text, { status: code }));
+      const res = code === 200 ? new Response(text) : new Response(text, { status: code });
+      if ((nativeText ??= res.headers.get('content-type') !== null)) return (this.#made = res);
     }
     // Where a runtime adds the type only when it writes the body (Bun), it is named here, so the
     // response says the same in a test as on the wire, and HEAD as GET.

@@ -50,7 +50,9 @@ export class EventBus {
   listeners(kind: EventKind): readonly Listener<any>[] {
     let list = this.#byKind.get(kind);
     if (list === undefined) {
-      list = this.#entries.filter((e) => e.kind === null || e.kind === kind).map((e) => e.fn);
+      const entries = this.#entries;
+      // Nobody listens (every server start emits to an app that has no listener): no array work.
+      list = entries.length === 0 ? NONE : entries.filter((e) => e.kind === null || e.kind === kind).map((e) => e.fn);
       this.#byKind.set(kind, list.length === 0 ? NONE : list);
     }
     return list;

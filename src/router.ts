@@ -129,19 +129,18 @@ export class Router<T> {
   /**
    * Register a route. `value` may depend on the concrete variant (an optional
    * param present or absent), so a caller can give each variant its own value.
-   * Either every variant is registered, or none is (a conflict throws first).
+   * Either every variant is registered, or none is (a conflict throws first). `variants`: the
+   * pattern's `routeVariants(parseRoute(path))`, when the caller has parsed it already.
    */
-  add(method: string, path: string, value: T | ((variant: Segment[]) => T)): void {
+  add(method: string, path: string, value: T | ((variant: Segment[]) => T), variants: Segment[][] = routeVariants(parseRoute(path))): void {
     const key = method.toUpperCase();
-    const variants = routeVariants(parseRoute(path));
-    if (variants.some((v) => this.#root.place(v, [], false)?.has(key))) throw new RouteError(`Route registered twice: ${key} ${path}`);
+    for (const v of variants) if (this.#root.place(v, [], false)?.has(key)) throw new RouteError(`Route registered twice: ${key} ${path}`);
     for (const segments of variants) {
       const names: string[] = [];
       const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
       this.#root.place(segments, names, true)!.set(key, entry);
-      // Only paths a client sends as they are: any other goes through the walk, which decodes.
-      if (segments.every((s) => s.kind === 'static' && PLAIN.test(s.text))) {
-        const raw = `/${segments.map((s) => (s as { text: string }).text).join('/')}`;
+      const raw = plainPath(segments);
+      if (raw !== undefined) {
         let m = this.#statics.get(raw);
         if (!m) this.#statics.set(raw, (m = new Map()));
         m.set(key, entry);
@@ -229,3 +228,16 @@ const MAX_UNROUTED = 8;
 
 /** A static segment a client sends unescaped. */
 const PLAIN = /^[\w\-.~!$&'()*+,;=:@]*$/;
+
+/**
+ * The raw path of a fully static variant whose segments a client sends as they are; undefined
+ * for any other (it goes through the walk, which decodes). A loop: it runs once per route at startup.
+ */
+function plainPath(segments: Segment[]): string | undefined {
+  let raw = '';
+  for (const s of segments) {
+    if (s.kind !== 'static' || !PLAIN.test(s.text)) return undefined;
+    raw += `/${s.text}`;
+  }
+  return raw;
+}

@@ -32,7 +32,6 @@ declare const Deno: {
     },
     handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
   ): DenoServer;
-  env: { toObject(): Record<string, string> };
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   removeSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   exit(code?: number): never;
