@@ -1,7 +1,7 @@
 /**
  * The app's route table as data: every app's routes, middleware and mounts are walked
  * into full paths and full middleware scopes, and each route variant's chain is picked
- * here, once, when the app compiles its table (app.ts composes and registers them).
+ * here when the app compiles its table (app.ts registers them; each is composed on its first request).
  */
 import type { ErrorResponder, Handler } from './compose.ts';
 import type { Context } from './context.ts';
