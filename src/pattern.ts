@@ -32,15 +32,12 @@ export function parseRoute(path: string): Segment[] {
     seen.add(name);
     return name;
   };
-  // Loops, not array callbacks, here and below: every app runs this once per route at startup,
-  // where each builtin's first call has a cost of its own (Bun's are compiled from JavaScript).
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
+  parts.forEach((part, i) => {
     const last = i === parts.length - 1;
     if (part === '*' || (part.startsWith('*') && NAME.test(part.slice(1)))) {
       if (!last) bad(path, 'A wildcard must come last');
       segments.push({ kind: 'wildcard', name: part === '*' ? '*' : named(part.slice(1)) });
-      continue;
+      return;
     }
     const m = /^:([A-Za-z_$][\w$]*)(?:\{(.+)\})?(\?)?$/.exec(part);
     if (m) {
@@ -53,7 +50,7 @@ export function parseRoute(path: string): Segment[] {
         }
       }
       segments.push({ kind: 'param', name: named(m[1]), re, source: m[2] ?? '', optional: m[3] === '?' });
-      continue;
+      return;
     }
     if (part.startsWith(':')) bad(path, 'Invalid param');
     let text: string;
@@ -67,7 +64,7 @@ export function parseRoute(path: string): Segment[] {
       bad(path, 'A segment cannot be empty, "." or ".." or hold "/"');
     }
     segments.push({ kind: 'static', text });
-  }
+  });
   return segments;
 }
 
@@ -103,16 +100,14 @@ function shape(s: Segment): string {
 export function routeVariants(segments: Segment[]): Segment[][] {
   let variants: Segment[][] = [[]];
   for (const seg of segments) {
-    if (seg.kind === 'param' && seg.optional) variants = variants.flatMap((v) => [[...v, seg], v]);
-    else for (const v of variants) v.push(seg);
+    variants = seg.kind === 'param' && seg.optional ? variants.flatMap((v) => [[...v, seg], v]) : variants.map((v) => [...v, seg]);
   }
   const seen = new Set<string>();
   const out: Segment[][] = [];
   for (const v of variants) {
     // "/a/:b?" without b is "/a"; with nothing left it is "/", the empty-text static.
     const concrete = v.length === 0 ? [{ kind: 'static', text: '' } as Segment] : v;
-    let key = '';
-    for (const seg of concrete) key += `/${shape(seg)}`;
+    const key = concrete.map(shape).join('/');
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(concrete);

@@ -134,13 +134,14 @@ export class Router<T> {
    */
   add(method: string, path: string, value: T | ((variant: Segment[]) => T), variants: Segment[][] = routeVariants(parseRoute(path))): void {
     const key = method.toUpperCase();
-    for (const v of variants) if (this.#root.place(v, [], false)?.has(key)) throw new RouteError(`Route registered twice: ${key} ${path}`);
+    if (variants.some((v) => this.#root.place(v, [], false)?.has(key))) throw new RouteError(`Route registered twice: ${key} ${path}`);
     for (const segments of variants) {
       const names: string[] = [];
       const entry: Entry<T> = { value: typeof value === 'function' ? (value as (v: Segment[]) => T)(segments) : value, names };
       this.#root.place(segments, names, true)!.set(key, entry);
-      const raw = plainPath(segments);
-      if (raw !== undefined) {
+      // Only paths a client sends as they are: any other goes through the walk, which decodes.
+      if (segments.every((s) => s.kind === 'static' && PLAIN.test(s.text))) {
+        const raw = `/${segments.map((s) => (s as { text: string }).text).join('/')}`;
         let m = this.#statics.get(raw);
         if (!m) this.#statics.set(raw, (m = new Map()));
         m.set(key, entry);
@@ -228,16 +229,3 @@ const MAX_UNROUTED = 8;
 
 /** A static segment a client sends unescaped. */
 const PLAIN = /^[\w\-.~!$&'()*+,;=:@]*$/;
-
-/**
- * The raw path of a fully static variant whose segments a client sends as they are; undefined
- * for any other (it goes through the walk, which decodes). A loop: it runs once per route at startup.
- */
-function plainPath(segments: Segment[]): string | undefined {
-  let raw = '';
-  for (const s of segments) {
-    if (s.kind !== 'static' || !PLAIN.test(s.text)) return undefined;
-    raw += `/${s.text}`;
-  }
-  return raw;
-}
