@@ -3,7 +3,6 @@
 // and measured; all live children are killed on exit, error or Ctrl-C.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,17 +14,8 @@ export function resolveBin(name: string): string {
   return realpathSync(join(ROOT, 'node_modules/.bin', name));
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === 'object' ? ok(addr.port) : fail(new Error('no port'))));
-    });
-  });
-}
+// The shipped `rove parity` tool picks free ports the same way.
+export { freePort } from '../../adapters/cli/parity/proc.ts';
 
 export interface Child {
   pid: number;
