@@ -8,8 +8,8 @@
 //   deno run -A bench/overhead-deno.ts [test|chain|params|cors-preflight] [rove|raw]
 
 import { denoHeader } from '../adapters/deno/header.ts';
-import { denoAddress } from '../adapters/deno/index.ts';
 import { checkDenoRequest } from '../adapters/deno/request-check.ts';
+import { denoAddress } from '../adapters/deno/serve-info.ts';
 import { denoFinish } from '../adapters/deno/websocket.ts';
 import { respondChecked } from '../adapters/shared/checked-response.ts';
 import { backgroundContext } from '../adapters/shared/serve-options.ts';
