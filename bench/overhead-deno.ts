@@ -14,23 +14,13 @@ import { denoFinish } from '../adapters/deno/websocket.ts';
 import { respondChecked } from '../adapters/shared/checked-response.ts';
 import { backgroundContext } from '../adapters/shared/serve-options.ts';
 import { createBenchApp } from '../examples/bench/app.ts';
+import { OVERHEAD_REQUESTS } from './lib/overhead-requests.ts';
 import { withAppLayer } from './raw/app-layer.ts';
 import { handle } from './raw/handler.ts';
-import { CORS_ORIGIN } from './shared/app-layer.ts';
-import { BENCH_TOKEN, PARAMS_BODY } from './shared/fixtures.ts';
 
 const [scen = 'cors-preflight', only] = Deno.args;
-const JSON_POST = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body });
-const make: Record<string, () => Request> = {
-  test: () => new Request('http://x/test'),
-  chain: () => new Request('http://x/chain', { headers: { authorization: `Bearer ${BENCH_TOKEN}` } }),
-  params: () => new Request('http://x/params', JSON_POST(PARAMS_BODY)),
-  'cors-preflight': () =>
-    new Request('http://x/api/data', {
-      method: 'OPTIONS',
-      headers: { origin: CORS_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
-    }),
-};
+const make = OVERHEAD_REQUESTS[scen];
+if (!make) throw new Error(`unknown scenario ${scen} (known: ${Object.keys(OVERHEAD_REQUESTS).join(', ')})`);
 const app = createBenchApp({});
 const ctx = backgroundContext(new Set());
 const bound = app.bind({ runtime: 'deno', address: denoAddress, header: denoHeader, respond: respondChecked, finish: denoFinish(ctx, null) });
@@ -41,7 +31,7 @@ const fns: Record<string, (r: Request) => Response | Promise<Response>> = {
 };
 const N = 20000;
 async function one(fn: (r: Request) => Response | Promise<Response>): Promise<number> {
-  const reqs = Array.from({ length: N }, make[scen]!);
+  const reqs = Array.from({ length: N }, make);
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
     let x = fn(reqs[i]!);

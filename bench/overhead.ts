@@ -8,24 +8,10 @@
 //   bun bench/overhead.ts …        node --import tsx bench/overhead.ts …
 import process from 'node:process';
 import { createBenchApp } from '../examples/bench/app.ts';
+import { OVERHEAD_REQUESTS as REQUESTS } from './lib/overhead-requests.ts';
 import { withAppLayer } from './raw/app-layer.ts';
 import { handle } from './raw/handler.ts';
-import { CORS_ORIGIN } from './shared/app-layer.ts';
-import { BENCH_TOKEN, ECHO_BODY, PARAMS_BODY } from './shared/fixtures.ts';
 
-const JSON_POST = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body });
-const REQUESTS: Record<string, () => Request> = {
-  test: () => new Request('http://x/test'),
-  chain: () => new Request('http://x/chain', { headers: { authorization: `Bearer ${BENCH_TOKEN}` } }),
-  params: () => new Request('http://x/params', JSON_POST(PARAMS_BODY)),
-  echo: () => new Request('http://x/json', JSON_POST(ECHO_BODY)),
-  fortunes: () => new Request('http://x/fortunes'),
-  'cors-preflight': () =>
-    new Request('http://x/api/data', {
-      method: 'OPTIONS',
-      headers: { origin: CORS_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
-    }),
-};
 const REPEATS = 10;
 
 type Fetch = (r: Request) => Response | Promise<Response>;
