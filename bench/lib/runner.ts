@@ -7,16 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import { tidyDatabase } from './db-run.ts';
-import { firstAnswer, send } from './http.ts';
+import { firstAnswer } from './http.ts';
 import { knownLimit } from './known-limits.ts';
-import { combineListenerRounds, setListener } from './listener-cost.ts';
+import { setListener } from './listener-cost.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { pinnedCommand } from './pin.ts';
 import { poolRound } from './pool-p99.ts';
 import { backgroundMeter, type Child, cpuDeltaUs, freePort, peakRssMB, processTree, resetPeakRss, startChild, stopChild, treeCpuUs } from './proc.ts';
-import { emptyRow, medianIndex, type Row } from './result.ts';
+import { emptyRow, type Row } from './result.ts';
+import { rowOfRounds } from './rounds.ts';
+import { clock, describeRow } from './row-text.ts';
 import { loadFor, SCENARIO_PIPELINING_REASON } from './runtime-load.ts';
-import { checkResponse, hasScenario, SCENARIOS, type Scenario, scenarioById, type Variant } from './scenarios.ts';
+import { checkScenario, prepareScenario } from './scenario-check.ts';
+import { checkResponse, hasScenario, type Scenario, scenarioById, type Variant } from './scenarios.ts';
 import { launchFor } from './targets.ts';
 
 export interface RunHooks {
@@ -177,25 +180,7 @@ export class Runner {
           }
         }
         for (const f of frameworks) {
-          const all = rounds.get(f)!;
-          const measured = all.filter((r) => r.rps.avg !== null);
-          let row = all[0]!;
-          if (measured.length > 0) {
-            row = measured[medianIndex(measured, (r) => r.rps.avg!)]!;
-            // A failure in any round fails the row.
-            const failed = all.find((r) => !r.ok);
-            if (failed) row = { ...row, ok: false, error: failed.error };
-            if (this.config.rounds > 1)
-              row = {
-                ...row,
-                roundsRps: all.map((r) => r.rps.avg ?? NaN),
-                roundsCpuUsPerReq: all.map((r) => r.cpuUsPerReq),
-                roundsBackgroundCpuPct: all.map((r) => r.backgroundCpuPct ?? null),
-                roundsP99: all.map((r) => r.latencyMs.p99),
-                ...(s.method === 'pool-p99' ? { roundsSaturationRps: all.map((r) => r.saturation?.rps ?? null) } : {}),
-              };
-            if (s.method === 'alternate-listener') row = combineListenerRounds(row, all);
-          }
+          const row = rowOfRounds(rounds.get(f)!, s.method);
           rows.push(row);
           this.hooks.log(describeRow(row));
           this.hooks.row?.(row);
@@ -437,50 +422,5 @@ export class Runner {
   }
 }
 
-/** The scenario with its requests completed by its setup request's answer (itself when it has no setup). */
-export async function prepareScenario(port: number, s: Scenario): Promise<Scenario> {
-  const setup = s.setup;
-  if (!setup) return s;
-  const res = await send(port, setup.request);
-  return {
-    ...s,
-    request: setup.apply(res, s.request, port),
-    checks: s.checks.map((check) => ({ ...check, request: setup.apply(res, check.request, port) })),
-  };
-}
-
-/** Runs every check of a scenario; the first failure, or null. */
-export async function checkScenario(port: number, s: Scenario): Promise<string | null> {
-  for (const check of s.checks) {
-    try {
-      const err = checkResponse(check.expect, await send(port, check.request));
-      if (err) return `${check.name}: ${err}`;
-    } catch (e) {
-      return `${check.name}: ${(e as Error).message}`;
-    }
-  }
-  return null;
-}
-
 const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-export function clock(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
-
-export function describeRow(r: Row): string {
-  const head = `  ${r.runtime.padEnd(11)} ${r.framework.padEnd(4)} ${r.scenario.padEnd(19)}`;
-  if (r.rps.avg === null) return `${head} FAILED  ${r.error}`;
-  const rps = Math.round(r.rps.avg).toLocaleString('en-US').padStart(9);
-  const p99 = `p99 ${r.latencyMs.p99} ms`.padEnd(12);
-  const cpu = `cpu ${r.cpuUsPerReq ?? '?'} µs/req`.padEnd(18);
-  const bg = r.backgroundCpuPct == null ? '' : `  others ${r.backgroundCpuPct}%`;
-  return `${head} ${rps} req/s  ${p99} ${cpu} rss ${String(r.rssPeakMB ?? '?').padEnd(5)} MB${bg}${r.ok ? '' : `  FAILED  ${r.error}`}`;
-}
-
-export { SCENARIOS };

@@ -4,7 +4,7 @@
 // examples/bench (the same app written as code, framework rove) answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../bench/lib/http.ts';
-import { checkScenario } from '../../bench/lib/runner.ts';
+import { checkScenario } from '../../bench/lib/scenario-check.ts';
 import { SCENARIOS } from '../../bench/lib/scenarios.ts';
 import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
 
