@@ -65,6 +65,11 @@ export class EventBus {
    * function that builds it: it runs only when someone listens.
    */
   emit<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K]), ctx?: ExecutionContext, timestamp?: number): void {
+    // An app nobody listens to (most) compiles only this line: a server start emits to it.
+    if (this.#entries.length) this.#deliver(kind, metadata, ctx, timestamp);
+  }
+
+  #deliver<K extends EventKind>(kind: K, metadata: EventMap[K] | (() => EventMap[K]), ctx?: ExecutionContext, timestamp?: number): void {
     const list = this.listeners(kind);
     if (list.length === 0) return;
     const built = typeof metadata === 'function' ? (metadata as () => EventMap[K])() : metadata;

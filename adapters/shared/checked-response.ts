@@ -46,6 +46,11 @@ export function respondChecked(body: string | Uint8Array | null, status: number,
     }
     return new CheckedResponse(body as BodyInit | null, init);
   }
+  return respondOther(body, status, record, count);
+}
+
+/** Any other status or header set: compiled only when an app first answers one. */
+function respondOther(body: string | Uint8Array | null, status: number, record: HeaderRecord, count: number): Response {
   const res = new CheckedResponse(body as BodyInit | null, status === 200 ? undefined : { status });
   if (count === 0) return res;
   const headers = headersOf.call(res);

@@ -78,8 +78,11 @@ export interface ProcessGroup<R extends GroupRuntime = GroupRuntime> {
  * option's old shape) or another runtime's group throws, saying what to import.
  */
 export function groupOption(runtime: GroupRuntime, options: ServeOptions): ProcessGroup | undefined {
-  const given = options.processes as unknown;
-  if (given === undefined) return undefined;
+  // A server without a group (most) never compiles the check.
+  return options.processes === undefined ? undefined : checkedGroup(runtime, options.processes);
+}
+
+function checkedGroup(runtime: GroupRuntime, given: unknown): ProcessGroup {
   const fix = `import { processGroup } from 'rove/${runtime}/processes' and pass serve(app, { processes: processGroup(${typeof given === 'number' ? given : "'auto'"}) })`;
   if (typeof given !== 'object' || given === null || (given as ProcessGroup).kind !== 'rove:process-group') {
     throw new TypeError(`serve(): processes takes a process group, not ${JSON.stringify(given) ?? String(given)}: ${fix}`);
