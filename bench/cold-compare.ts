@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COLD_RUNTIMES, type ColdPlan, type ColdRuntime, launch, type Prepared, prepare } from './lib/cold-start-apps.ts';
+import { COLD_RUNTIMES, type ColdRuntime, entryPlan, launch, type Prepared, prepare } from './lib/cold-start-apps.ts';
 import { coldStart } from './lib/cold-start-probe.ts';
 import { freePort } from './lib/proc.ts';
 
@@ -21,11 +21,9 @@ if (!COLD_RUNTIMES.includes(runtime as ColdRuntime) || !Number.isInteger(starts)
   process.exit(2);
 }
 
-const PATH = '/users/7';
 const work = mkdtempSync(join(tmpdir(), 'rove-cold-compare-'));
 try {
-  // The plan's `app` only names the bundle's directory; every entry gets its own.
-  const plans = entries.map((entry, i) => ({ runtime, app: `entry-${i}`, mode: 'bundled', entry, path: PATH, skip: null }) as unknown as ColdPlan);
+  const plans = entries.map((entry, i) => entryPlan(runtime as ColdRuntime, entry, i));
   const preps: Prepared[] = [];
   for (const p of plans) preps.push(await prepare(p, work));
   const times: number[][] = plans.map(() => []);
@@ -34,7 +32,7 @@ try {
     for (let k = 0; k < plans.length; k++) {
       const i = (k + Math.max(0, round)) % plans.length;
       const port = await freePort();
-      const r = await coldStart({ ...launch(plans[i]!, preps[i]!, port), port, path: PATH, timeoutMs: 20_000, pollMs: 1 });
+      const r = await coldStart({ ...launch(plans[i]!, preps[i]!, port), port, path: plans[i]!.path, timeoutMs: 20_000, pollMs: 1 });
       if (r.status !== 200) throw new Error(`${entries[i]} answered ${r.status}, not 200`);
       if (round >= 0) times[i]!.push(r.firstAnswerMs);
     }

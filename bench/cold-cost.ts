@@ -15,7 +15,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ColdPlan, type ColdRuntime, launch, type Prepared, prepare } from './lib/cold-start-apps.ts';
+import { type ColdPlan, type ColdRuntime, entryPlan, launch, type Prepared, prepare } from './lib/cold-start-apps.ts';
 import { firstAnswer } from './lib/cold-start-probe.ts';
 import { freePort, startChild, stopChild } from './lib/proc.ts';
 
@@ -35,8 +35,6 @@ if (!RUNTIMES.includes(runtime as ColdRuntime) || entries.length === 0 || !Numbe
   process.exit(2);
 }
 
-const PATH = '/users/7';
-
 /** The runtime's command line with its determinism flags, under callgrind. */
 function counted(plan: ColdPlan, prep: Prepared, port: number, out: string): { bin: string; args: string[]; env: Record<string, string> } {
   const l = launch(plan, prep, port);
@@ -55,7 +53,7 @@ async function countOnce(plan: ColdPlan, prep: Prepared, dir: string): Promise<n
   const cmd = counted(plan, prep, port, join(dir, 'cg.%p'));
   const child = startChild(cmd.bin, cmd.args, cmd.env);
   try {
-    const answer = await firstAnswer(child, port, PATH, performance.now() + 120_000, 20);
+    const answer = await firstAnswer(child, port, plan.path, performance.now() + 120_000, 20);
     if (answer.status !== 200) throw new Error(`${plan.entry} answered ${answer.status}, not 200`);
     // SIGUSR2 ends every runtime here by its default action (no server handles it), and
     // callgrind writes its counts on the way out: nothing after the answer is counted.
@@ -73,9 +71,9 @@ async function countOnce(plan: ColdPlan, prep: Prepared, dir: string): Promise<n
 
 const work = mkdtempSync(join(tmpdir(), 'rove-cold-cost-'));
 try {
-  console.log(`${runtime}: main-thread instructions to the first answered GET ${PATH} (smallest of ${runs}), bundle bytes`);
+  console.log(`${runtime}: main-thread instructions to the first answered GET /users/7 (smallest of ${runs}), bundle bytes`);
   for (const [i, entry] of entries.entries()) {
-    const plan = { runtime, app: `entry-${i}`, mode: 'bundled', entry, path: PATH, skip: null } as unknown as ColdPlan;
+    const plan = entryPlan(runtime as ColdRuntime, entry, i);
     const prep = await prepare(plan, work);
     await countOnce(plan, prep, work); // unrecorded: caches
     const counts: number[] = [];
