@@ -39,8 +39,10 @@ export function parseRoute(path: string): Segment[] {
       segments.push({ kind: 'wildcard', name: part === '*' ? '*' : named(part.slice(1)) });
       return;
     }
-    const m = /^:([A-Za-z_$][\w$]*)(?:\{(.+)\})?(\?)?$/.exec(part);
-    if (m) {
+    // Only a param's part meets the param syntax: a static route compiles no pattern.
+    if (part.startsWith(':')) {
+      const m = /^:([A-Za-z_$][\w$]*)(?:\{(.+)\})?(\?)?$/.exec(part);
+      if (!m) bad(path, 'Invalid param');
       let re: RegExp | null = null;
       if (m[2] !== undefined) {
         try {
@@ -52,7 +54,6 @@ export function parseRoute(path: string): Segment[] {
       segments.push({ kind: 'param', name: named(m[1]), re, source: m[2] ?? '', optional: m[3] === '?' });
       return;
     }
-    if (part.startsWith(':')) bad(path, 'Invalid param');
     let text: string;
     try {
       text = part.includes('%') ? decodeURIComponent(part) : part;
@@ -98,6 +99,11 @@ function shape(s: Segment): string {
  * first (`/v1/:a?/:b?` on `/v1/x` gives `a`), so a pattern never collides with itself.
  */
 export function routeVariants(segments: Segment[]): Segment[][] {
+  // Without an optional param a pattern is its one variant: nothing to expand or collapse.
+  return segments.length > 0 && !segments.some((s) => (s as { optional?: boolean }).optional) ? [segments] : expand(segments);
+}
+
+function expand(segments: Segment[]): Segment[][] {
   let variants: Segment[][] = [[]];
   for (const seg of segments) {
     variants = seg.kind === 'param' && seg.optional ? variants.flatMap((v) => [[...v, seg], v]) : variants.map((v) => [...v, seg]);
