@@ -71,9 +71,10 @@ async function countOnce(plan: ColdPlan, prep: Prepared, dir: string): Promise<n
 
 const work = mkdtempSync(join(tmpdir(), 'rove-cold-cost-'));
 try {
-  console.log(`${runtime}: main-thread instructions to the first answered GET /users/7 (smallest of ${runs}), bundle bytes`);
-  for (const [i, entry] of entries.entries()) {
-    const plan = entryPlan(runtime as ColdRuntime, entry, i);
+  const plans = entries.map((entry, i) => entryPlan(runtime as ColdRuntime, entry, i));
+  console.log(`${runtime}: main-thread instructions to the first answered GET ${plans[0]!.path} (smallest of ${runs}), bundle bytes`);
+  for (const plan of plans) {
+    const entry = plan.entry;
     const prep = await prepare(plan, work);
     await countOnce(plan, prep, work); // unrecorded: caches
     const counts: number[] = [];
