@@ -2,7 +2,8 @@
 import type { ThreadSpawner, WorkerThread } from '../../src/threads/pool.ts';
 import type { RunMessage } from '../../src/threads/protocol.ts';
 
-const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './web-thread-entry.ts' : './web-thread-entry.js', import.meta.url).href;
+// Resolved when the first thread starts, not at load: most apps never start one.
+const threadEntry = (): string => new URL(import.meta.url.endsWith('.ts') ? './web-thread-entry.ts' : './web-thread-entry.js', import.meta.url).href;
 
 // Bun's Worker adds these to the standard one.
 interface BunWorkerExtras {
@@ -23,7 +24,7 @@ export function webThreads(runtime: string): ThreadSpawner {
     runtime,
     concurrency: navigator.hardwareConcurrency || 1,
     spawn(module, name, events, options): WorkerThread {
-      const worker = new Worker(ENTRY, { type: 'module', name }) as Worker & BunWorkerExtras;
+      const worker = new Worker(threadEntry(), { type: 'module', name }) as Worker & BunWorkerExtras;
       worker.onmessage = (event) => events.message(event.data);
       worker.onerror = (event) => {
         // Unhandled, Deno would rethrow the thread's error in the main thread and exit.

@@ -17,6 +17,7 @@ import {
   prepare,
 } from './cold-start-apps.ts';
 import { coldStart } from './cold-start-probe.ts';
+import { coldRatio, coldRatioText } from './cold-start-ratio.ts';
 import type { ColdStartApp, ColdStartEntry, ColdStartResult, ColdStartSample } from './cold-start-result.ts';
 import { STARTUP_SLICE, workerStartupMs } from './cold-start-trace.ts';
 import { freePort } from './proc.ts';
@@ -230,14 +231,14 @@ export function coldStartTable(r: ColdStartResult): string {
     ratios.push([
       e.runtime,
       e.mode,
-      times(ratio(e.median.firstAnswerMs, hono?.median.firstAnswerMs)),
+      coldRatioText(coldRatio(e, hono)),
       times(ratio(e.median.cpuMs, hono?.median.cpuMs)),
-      times(ratio(e.median.firstAnswerMs, bare?.median.firstAnswerMs)),
+      coldRatioText(coldRatio(e, bare)),
       times(ratio(e.median.cpuMs, bare?.median.cpuMs)),
     ]);
   }
   const out = [`Cold start: ${r.starts} fresh processes per entry, median (min–max). CPU in 10 ms clock ticks.`, '', pad(rows)];
-  if (ratios.length > 1) out.push('', 'Two-route app, medians:', pad(ratios));
+  if (ratios.length > 1) out.push('', 'Two-route app: first answer, median of the per-round ratios (quartiles); CPU, ratio of the medians:', pad(ratios));
   const startup = r.entries.find((e) => e.runtime === 'workerd' && e.startupNote)?.startupNote;
   if (startup) out.push('', `workerd startup ms: ${startup}.`);
   if (notes.length) out.push('', 'Not measured:', ...notes.map((n) => `  ${n}`));

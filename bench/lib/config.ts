@@ -38,7 +38,7 @@ export const DEFAULT_PROFILE: ProfileId = 'report';
 /** Where the report profile writes by default: the committed report (README.md, results.json, charts/). */
 export const REPORT_JSON = 'docs/benchmarks/results.json';
 /** Cold starts per entry after the load tests (quick: none, so the test suite stays fast). */
-export const COLD_STARTS = 10;
+export const COLD_STARTS = 30;
 
 export interface Flags {
   profile?: string;

@@ -1,11 +1,12 @@
 // The cold-start section: per runtime × app × mode, the time from spawning the server to its
 // first answer and the CPU spent before it, with Rove's two-route app against Hono's and the bare one's.
 
+import { coldRatio, coldRatioText } from '../lib/cold-start-ratio.ts';
 import type { ColdStartApp, ColdStartEntry, ColdStartResult } from '../lib/cold-start-result.ts';
 import { RUNTIMES } from '../lib/config.ts';
 import type { Block, Cell } from './blocks.ts';
 import { RUNTIME_LABEL } from './cells.ts';
-import { DASH, times } from './format.ts';
+import { DASH } from './format.ts';
 
 export const APP_LABEL: Record<ColdStartApp, string> = {
   'two-route-rove': 'Two-route app, Rove',
@@ -23,13 +24,11 @@ function withRange(median: number | null, range: [number, number] | null): strin
   return range ? `${msText(median)} (${msText(range[0])}–${msText(range[1])})` : msText(median);
 }
 
-/** Rove's median first answer over a peer's (same runtime and mode): below 1.00× Rove answers sooner. */
+/** Rove's first answer over a peer's (same runtime and mode), round by round: below 1.00× Rove answers sooner. */
 function timeRatio(rove: ColdStartEntry, peer: ColdStartEntry | undefined): Cell {
-  const a = rove.median.firstAnswerMs;
-  const b = peer?.median.firstAnswerMs;
-  if (a == null || b == null || b <= 0) return DASH;
-  const r = a / b;
-  return { text: times(r), tone: r <= 1.05 ? 'good' : r <= 1.25 ? 'warn' : 'bad' };
+  const r = coldRatio(rove, peer);
+  if (r === null) return DASH;
+  return { text: coldRatioText(r), tone: r.median <= 1.05 ? 'good' : r.median <= 1.25 ? 'warn' : 'bad' };
 }
 
 export function coldStartBlocks(cold: ColdStartResult): Block[] {
@@ -57,7 +56,7 @@ export function coldStartBlocks(cold: ColdStartResult): Block[] {
     { kind: 'h', level: 2, text: 'Cold start', id: 'cold-start' },
     {
       kind: 'p',
-      text: `From spawning the runtime with the app to its first answer (\`GET /users/7\`; examples/notes: \`GET /api/openapi.json\`, through its whole middleware stack), over ${cold.starts} fresh processes per row: median, with the fastest and slowest start in brackets, and the CPU the server spent before answering. "bundled": one esbuild bundle, as a deploy ships it; "source": the TypeScript entry as you run it while developing (workerd runs only bundles, as wrangler uploads them). The ratios divide Rove's median time by Hono's and by the bare server's for the same two-route app: below 1.00× Rove answers sooner. Method: [methods.md](methods.md#cold-start).`,
+      text: `From spawning the runtime with the app to its first answer (\`GET /users/7\`; examples/notes: \`GET /api/openapi.json\`, through its whole middleware stack), over ${cold.starts} fresh processes per row: median, with the fastest and slowest start in brackets, and the CPU the server spent before answering. "bundled": one esbuild bundle, as a deploy ships it; "source": the TypeScript entry as you run it while developing (workerd runs only bundles, as wrangler uploads them). The starts go round by round, every entry once per round, so each round gives Rove's time over Hono's and over the bare server's for the same two-route app. The ratio columns give the median of those per-round ratios, with the middle half of the rounds (quartiles) in brackets: below 1.00× Rove answers sooner. Method: [methods.md](methods.md#cold-start).`,
     },
     {
       kind: 'table',

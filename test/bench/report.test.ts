@@ -159,6 +159,14 @@ describe('bench report writers', () => {
     expect(text.indexOf('## Cold start')).toBeLessThan(text.indexOf('## Detail'));
     expect(text).toContain('| Node | Two-route app, Rove | bundled | 45 (40–50) | 68 | 26.9 | 0.90× | 1.13× |');
     expect(text).toContain('| Node | Two-route app, Hono | bundled | 50 (45–55) | 75 | 26.9 |  |  |');
+    // With samples, the ratio is taken round by round and given with its quartiles.
+    const timed = (e: ColdStartEntry, ms: number[]): ColdStartEntry => ({
+      ...e,
+      samples: ms.map((firstAnswerMs) => ({ firstAnswerMs, cpuMs: null, startupMs: null })),
+    });
+    const [hono, rove, bare] = coldStart.entries as [ColdStartEntry, ColdStartEntry, ColdStartEntry];
+    const paired = { ...coldStart, entries: [timed(hono, [50, 50, 50, 50]), timed(rove, [40, 45, 45, 50]), timed(bare, [40, 40, 40, 40])] };
+    expect(renderMarkdown(buildDocument({ ...result, coldStart: paired }, 'c'))).toContain('| 0.90× (0.88–0.93) | 1.13× (1.09–1.16) |');
   });
   it('draws grouped bar charts with a nice axis, values and n/a for missing bars', () => {
     expect(niceScale(93_000)).toEqual({ max: 100_000, step: 20_000 });
