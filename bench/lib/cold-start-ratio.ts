@@ -2,7 +2,7 @@
 // round, seconds apart, so the machine's load at that moment falls on both; the ratio per round
 // and then its median and quartiles say more than two medians taken apart.
 import type { ColdStartEntry } from './cold-start-result.ts';
-import { median, ratio } from './result.ts';
+import { ratio } from './result.ts';
 
 export interface ColdRatio {
   /** Median of the per-round ratios (or the ratio of the medians, when there are no samples). */
@@ -35,7 +35,7 @@ export function coldRatio(rove: ColdStartEntry, peer: ColdStartEntry | undefined
   }
   const sorted = perRound.sort((a, b) => a - b);
   return {
-    median: median(sorted),
+    median: quantile(sorted, 0.5),
     quartiles: sorted.length >= 4 ? [quantile(sorted, 0.25), quantile(sorted, 0.75)] : null,
     rounds: sorted.length,
   };
