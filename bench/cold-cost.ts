@@ -2,19 +2,22 @@
 // bench:cold bundles it, started under valgrind's callgrind, sent one GET, and stopped once it
 // has answered; the figure is the machine instructions its main thread ran by then.
 //
-//   node --import tsx bench/cold-cost.ts RUNTIME ENTRY...
+//   node --import tsx bench/cold-cost.ts RUNTIME [--runs N] [--bytecode] ENTRY...
 //   node --import tsx bench/cold-cost.ts bun bench/cold/hono/bun.ts bench/cold/rove-fetch/bun.ts bench/cold/rove/bun.ts
 //
-// RUNTIME is node, deno or bun. Needs valgrind (Debian: apt-get install valgrind). The JIT and
-// the garbage collector's timing are switched off (Bun) or made deterministic (V8), so a count
-// repeats to within about 0.1% where a wall-clock start on a shared machine varies by 10–20%:
-// it tells which of two builds does less work before its first answer, down to a few functions'
-// compilation. It is not a time: an interpreter-only run weighs work differently from a real
-// start, so confirm a difference with bench/cold-compare.ts. Each entry starts once unrecorded
-// (Deno's code cache), then `--runs` times (default 2), and the smallest count is printed.
+// RUNTIME is node, deno or bun; --bytecode (Bun only) builds each entry with bun build and its
+// bytecode cache (bench/lib/bun-bytecode.ts) instead of esbuild. Needs valgrind (Debian:
+// apt-get install valgrind). The JIT and the garbage collector's timing are switched off (Bun)
+// or made deterministic (V8), so a count repeats to within about 0.1% where a wall-clock start
+// on a shared machine varies by 10–20%: it tells which of two builds does less work before its
+// first answer, down to a few functions' compilation. It is not a time: an interpreter-only run
+// weighs work differently from a real start, so confirm a difference with bench/cold-compare.ts.
+// Each entry starts once unrecorded (Deno's code cache), then `--runs` times (default 2), and the
+// smallest count is printed.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { prepareBunBytecode } from './lib/bun-bytecode.ts';
 import { type ColdPlan, type ColdRuntime, entryPlan, launch, type Prepared, prepare } from './lib/cold-start-apps.ts';
 import { firstAnswer } from './lib/cold-start-probe.ts';
 import { freePort, startChild, stopChild } from './lib/proc.ts';
@@ -29,9 +32,11 @@ const BUN_ENV = { BUN_JSC_useJIT: '0', BUN_JSC_useGC: '0' };
 const argv = process.argv.slice(2);
 const runsAt = argv.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(argv.splice(runsAt, 2)[1]) : 2;
-const [runtime, ...entries] = argv;
-if (!RUNTIMES.includes(runtime as ColdRuntime) || entries.length === 0 || !Number.isInteger(runs) || runs < 1) {
-  console.error('usage: node --import tsx bench/cold-cost.ts RUNTIME [--runs N] ENTRY...   (RUNTIME: node, deno or bun)');
+const bytecode = argv.includes('--bytecode');
+const [runtime, ...entries] = argv.filter((a) => a !== '--bytecode');
+const badRuntime = !RUNTIMES.includes(runtime as ColdRuntime) || (bytecode && runtime !== 'bun');
+if (badRuntime || entries.length === 0 || !Number.isInteger(runs) || runs < 1) {
+  console.error('usage: node --import tsx bench/cold-cost.ts RUNTIME [--runs N] [--bytecode] ENTRY...   (RUNTIME: node, deno or bun; --bytecode: bun only)');
   process.exit(2);
 }
 
@@ -72,10 +77,11 @@ async function countOnce(plan: ColdPlan, prep: Prepared, dir: string): Promise<n
 const work = mkdtempSync(join(tmpdir(), 'rove-cold-cost-'));
 try {
   const plans = entries.map((entry, i) => entryPlan(runtime as ColdRuntime, entry, i));
-  console.log(`${runtime}: main-thread instructions to the first answered GET ${plans[0]!.path} (smallest of ${runs}), bundle bytes`);
+  const build = bytecode ? 'bun build --bytecode' : 'esbuild';
+  console.log(`${runtime} (${build}): main-thread instructions to the first answered GET ${plans[0]!.path} (smallest of ${runs}), bundle bytes`);
   for (const plan of plans) {
     const entry = plan.entry;
-    const prep = await prepare(plan, work);
+    const prep = bytecode ? prepareBunBytecode(plan, work) : await prepare(plan, work);
     await countOnce(plan, prep, work); // unrecorded: caches
     const counts: number[] = [];
     for (let r = 0; r < runs; r++) counts.push(await countOnce(plan, prep, work));
