@@ -75,5 +75,14 @@ export function coldStartBlocks(cold: ColdStartResult): Block[] {
         rows,
       },
     },
+    // Not this run's figures: a pointer to the build that takes parsing and compiling out of a Bun start.
+    ...(entries.some((e) => e.runtime === 'bun')
+      ? [
+          {
+            kind: 'p' as const,
+            text: "On Bun most of the gap to Hono is JavaScriptCore parsing and compiling Rove's larger bundle. Built with Bun's bytecode cache (`bun build --target=bun --format=cjs --bytecode`), which this table does not measure, Rove's two-route app comes close to Hono's built the same way: [methods.md](methods.md#bun-with-its-bytecode-cache).",
+          },
+        ]
+      : []),
   ];
 }
