@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type Server, ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App, BoundHandler } from '../../src/app.ts';
-import { internalError } from '../../src/errors.ts';
 // Types only: node:worker_threads (rove/node/threads), `ws` and the group code load when the app
 // passes them in, so a bundle without them has none of them.
 import type { ThreadSpawner } from '../../src/threads/pool.ts';
@@ -13,9 +12,10 @@ import { backgroundContext, groupOption, type ServeHandle, type ServeOptions as 
 import { type ServerDriver, startServer } from '../shared/server.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { firstHeader, NodeRequest, targetAuthority } from './request.ts';
-import { check, type HeaderRecord, headerObject, NodeResponse, respondChecked } from './response.ts';
+import { check, respondChecked } from './response.ts';
 import { checkWebSockets, NO_WEBSOCKETS, notUpgraded, noWebSockets } from './upgrade-refusal.ts';
 import type { NodeWebSockets } from './websocket.ts';
+import { fail, write } from './write.ts';
 
 export type { ServeHandle } from '../shared/serve-options.ts';
 export type { NodeWebSockets } from './websocket.ts';
@@ -221,124 +221,6 @@ function send(result: Response, res: ServerResponse, head: boolean, app: App<any
 /** The error to show in the 500: only in dev mode. */
 function dev(app: App<any>, error: unknown): unknown {
   return app.settings.dev ? error : undefined;
-}
-
-/** One writeHead + end for a light response; the general path for any other Response. */
-function write(result: Response, res: ServerResponse, head: boolean): void | Promise<void> {
-  if (result instanceof NodeResponse) {
-    if (result.writeTo(res)) return;
-    result = result.toResponse();
-  }
-  const headers = headerObject(result.headers);
-  const body = result.body;
-  if (body === null) {
-    // As Deno, Bun and workerd send it: a bodiless answer says its length is 0.
-    if (headers['content-length'] === undefined && result.status !== 204 && result.status !== 304) headers['content-length'] = '0';
-    res.writeHead(result.status, headers);
-    res.end();
-    return;
-  }
-  if (head) {
-    res.writeHead(result.status, headers);
-    body.cancel().catch(() => {});
-    res.end();
-    return;
-  }
-  if (headers['content-length'] !== undefined) {
-    res.writeHead(result.status, headers);
-    return pipeBody(body.getReader(), res);
-  }
-  return writeKnown(result.status, headers, body.getReader(), res);
-}
-
-const LATE = Symbol('late');
-/** Most a body is held back to learn its length; a longer one is sent chunked. */
-const MAX_HELD = 1024 * 1024;
-
-/**
- * A Response built from a string or bytes has its whole body at once: send it with its length, as
- * the other runtimes do. A body still being produced (a stream, server-sent events) is not all
- * there within one macrotask: its headers go out then, chunked, and the rest follows as it comes.
- */
-async function writeKnown(status: number, headers: HeaderRecord, reader: ReadableStreamDefaultReader<Uint8Array>, res: ServerResponse): Promise<void> {
-  const late = new Promise<typeof LATE>((resolve) => setTimeout(resolve, 0, LATE));
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const read = reader.read();
-    let step: ReadableStreamReadResult<Uint8Array> | typeof LATE;
-    try {
-      step = await Promise.race([read, late]);
-    } catch {
-      res.destroy(); // the body failed before a byte went out: nothing sensible to send
-      return;
-    }
-    if (step === LATE || (!step.done && total + step.value.byteLength > MAX_HELD)) {
-      res.writeHead(status, headers);
-      for (const chunk of chunks) res.write(chunk);
-      // The read in flight when time ran out carries the next chunk: it goes first.
-      return pipeBody(reader, res, read);
-    }
-    if (step.done) break;
-    chunks.push(step.value);
-    total += step.value.byteLength;
-  }
-  headers['content-length'] = String(total);
-  res.writeHead(status, headers);
-  res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
-}
-
-async function pipeBody(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  res: ServerResponse,
-  first?: Promise<ReadableStreamReadResult<Uint8Array>>,
-): Promise<void> {
-  let closed = false;
-  const onClose = () => {
-    closed = true;
-    reader.cancel().catch(() => {});
-  };
-  res.once('close', onClose);
-  try {
-    for (let pending = first; ; pending = undefined) {
-      const { done, value } = await (pending ?? reader.read());
-      if (done || closed) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const go = () => {
-            res.off('drain', go);
-            res.off('close', go);
-            resolve();
-          };
-          res.once('drain', go);
-          res.once('close', go);
-        });
-      }
-    }
-    if (!closed) res.end();
-  } catch {
-    // The stream failed mid-response: the status is already sent, so cut the connection.
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
-}
-
-/** Something failed outside the app: the same problem+json 500 as everywhere, never a runtime page. */
-function fail(res: ServerResponse, shown: unknown): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const answer = internalError(shown);
-  answer.text().then(
-    (body) => {
-      if (res.headersSent || res.destroyed) return;
-      res.writeHead(answer.status, { ...headerObject(answer.headers), 'content-length': String(Buffer.byteLength(body)) });
-      res.end(body);
-    },
-    () => res.destroy(),
-  );
 }
 
 function refuse(res: ServerResponse, detail: string): void {
