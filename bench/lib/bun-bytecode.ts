@@ -3,11 +3,11 @@
 // precompiled bytecode instead of parsing and compiling the source. Bun 1.4 gives ESM bytecode
 // only with --compile, hence CommonJS. Used by bench/cold-compare.ts and bench/cold-cost.ts.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { GZIP_LEVEL } from './bundle-size.ts';
-import type { ColdPlan, Prepared } from './cold-start-apps.ts';
+import { type ColdPlan, linkPublic, type Prepared } from './cold-start-apps.ts';
 import { ROOT, resolveBin } from './proc.ts';
 
 export const BUN_BYTECODE_COMMAND = 'bun build ENTRY --target=bun --format=cjs --bytecode --minify';
@@ -21,8 +21,7 @@ export function buildBunBytecode(entry: string, dir: string): string {
   execFileSync(resolveBin('bun'), args, { cwd: ROOT, stdio: 'pipe' });
   const main = join(dir, `${basename(entry).replace(/\.ts$/, '')}.js`);
   if (!existsSync(`${main}.jsc`)) throw new Error(`bun build wrote no bytecode for ${entry}`);
-  const assets = join(ROOT, dirname(entry), 'public');
-  if (existsSync(assets) && !existsSync(join(dir, 'public'))) symlinkSync(assets, join(dir, 'public'));
+  linkPublic(entry, dir);
   return main;
 }
 

@@ -116,6 +116,15 @@ export interface Prepared {
   dir: string | null;
 }
 
+/**
+ * A bundle ships beside the files the app reads at startup (examples/notes' public/, found from
+ * import.meta.url): link the entry's public/ into the bundle's directory, when it has one.
+ */
+export function linkPublic(entry: string, dir: string): void {
+  const assets = join(ROOT, dirname(entry), 'public');
+  if (existsSync(assets) && !existsSync(join(dir, 'public'))) symlinkSync(assets, join(dir, 'public'));
+}
+
 /** Builds the bundle of a bundled entry (in workDir); a source entry runs as it is. */
 export async function prepare(p: ColdPlan, workDir: string): Promise<Prepared> {
   if (p.mode === 'source') {
@@ -135,10 +144,8 @@ export async function prepare(p: ColdPlan, workDir: string): Promise<Prepared> {
   const file = out.outputFiles.find((f) => f.path.endsWith('.js') || f.path.endsWith('.mjs'));
   if (!file) throw new Error(`esbuild produced no JavaScript for ${p.entry}`);
   writeFileSync(file.path, file.contents);
-  // A bundle ships beside the files the app reads at startup (examples/notes' public/, found
-  // from import.meta.url): link them next to it. workerd serves them through assets instead.
-  const assets = join(ROOT, dirname(p.entry), 'public');
-  if (p.runtime !== 'workerd' && existsSync(assets) && !existsSync(join(dir, 'public'))) symlinkSync(assets, join(dir, 'public'));
+  // workerd serves the app's files through assets instead.
+  if (p.runtime !== 'workerd') linkPublic(p.entry, dir);
   return {
     main: file.path,
     bundleBytes: file.contents.byteLength,

@@ -7,21 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requestsFromRoutes } from '../../adapters/cli/parity/requests.ts';
-import type { RequestResult } from '../../adapters/cli/parity/run.ts';
 import { parity, readRequests, routesOf } from '../../adapters/cli/parity/run.ts';
 import { buildBunBytecode } from '../../bench/lib/bun-bytecode.ts';
+import { unexplained } from './unexplained.ts';
 
 const NODE_ARGS = ['--conditions=source', '--import', 'tsx'];
 const work = mkdtempSync(join(tmpdir(), 'rove-bun-bytecode-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** The differences parity cannot explain (docs/parity.md lists the ones between runtimes it can). */
-const unexplained = (requests: RequestResult[]) =>
-  requests.flatMap((r) =>
-    r.differences
-      .filter((d) => d.known === undefined)
-      .map((d) => `${r.name}: ${d.aspect}: ${d.groups.map((g) => `${g.runtimes.join(',')}=${g.value}`).join('; ')}`),
-  );
 
 async function run(dir: string, requests: Parameters<typeof parity>[0]['requests'], workers = `${dir}/wrangler.toml`) {
   const bun = buildBunBytecode(`${dir}/bun.ts`, join(work, dir.replaceAll('/', '-')));

@@ -3,22 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ParityRequest } from '../../adapters/cli/parity/requests.ts';
 import { requestsFromRoutes } from '../../adapters/cli/parity/requests.ts';
-import type { RequestResult } from '../../adapters/cli/parity/run.ts';
 import { parity, readRequests, routesOf } from '../../adapters/cli/parity/run.ts';
+import { unexplained } from './unexplained.ts';
 
 const NODE_ARGS = ['--conditions=source', '--import', 'tsx'];
 
 function entries(dir: string, workers = `${dir}/wrangler.toml`) {
   return { node: `${dir}/node.ts`, deno: `${dir}/deno.ts`, bun: `${dir}/bun.ts`, deploy: `${dir}/deploy.ts`, workers };
-}
-
-/** The unexplained differences, one line each: `request: aspect: runtimes=value; runtimes=value`. */
-function unexplained(requests: RequestResult[]): string[] {
-  return requests.flatMap((r) =>
-    r.differences
-      .filter((d) => d.known === undefined)
-      .map((d) => `${r.name}: ${d.aspect}: ${d.groups.map((g) => `${g.runtimes.join(',')}=${g.value}`).join('; ')}`),
-  );
 }
 
 async function run(dir: string, requests: ParityRequest[], workers?: string) {
