@@ -230,7 +230,9 @@ export class App<E extends Env = Env> {
     // A server always sees a Host; handlers and rules that compare origins read it.
     if (!req.headers.has('host')) req.headers.set('host', new URL(req.url).host);
     const res = await this.#handle(this.#entry, req, env ?? {}, ctx, undefined);
-    return req.method === 'HEAD' && res.body !== null ? new Response(null, res) : res;
+    if (req.method !== 'HEAD' || res.body === null) return res;
+    res.body.cancel().catch(() => {}); // a stream that never ends stops its producer
+    return new Response(null, res);
   }
 
   /** Like `fetch`, for any RequestLike, as an unbound app answers it (`bind` gives an adapter its own). */

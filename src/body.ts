@@ -3,16 +3,14 @@ import { BodyError, HttpError } from './errors.ts';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
- * Read a request body into memory, stopping at `limit` bytes: the rest is never
- * read, and the stream is cancelled so the runtime can drop it.
+ * Read a request body into memory, stopping at `limit` bytes. The rest is left unread for the
+ * server: it drops it before the 413 goes out, so that the answer reaches the client (see
+ * docs/requests.md); cancelling here would make some runtimes reset the connection instead.
  */
 export async function readBody(body: ReadableStream<Uint8Array> | null, contentLength: string | null, limit: number): Promise<Uint8Array> {
   if (contentLength !== null) {
     const declared = Number(contentLength);
-    if (declared > limit) {
-      await body?.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
+    if (declared > limit) throw tooLarge(limit);
   }
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
@@ -30,10 +28,7 @@ export async function readBody(body: ReadableStream<Uint8Array> | null, contentL
       const { done, value } = step;
       if (done) break;
       size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(limit);
-      }
+      if (size > limit) throw tooLarge(limit);
       chunks.push(value);
     }
   } finally {

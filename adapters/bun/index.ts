@@ -9,6 +9,7 @@ export type { ServeHandle, ServeOptions } from '../shared/serve-options.ts';
 
 import { upgradeOf } from '../../src/websocket/protocol.ts';
 import { startServer } from '../shared/server.ts';
+import { afterUnreadBody } from '../shared/unread-body.ts';
 import { webThreads } from '../shared/web-threads.ts';
 import { OpenSockets } from '../shared/websockets.ts';
 import { bunWebSocketHandlers, upgradeBun } from './websocket.ts';
@@ -95,7 +96,9 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   let server: BunServer | undefined;
   const sockets = new OpenSockets();
   // A WebSocket route's answer: Bun upgrades the connection (and wants no Response back).
+  // An error answered before the body was read waits until the rest is dropped: Bun would reset.
   const complete = (res: Response, request: Request, bun: BunServer) => {
+    if (res.status >= 400) return afterUnreadBody(request, res);
     const upgrade = upgradeOf(res);
     return upgrade === undefined ? res : upgradeBun(upgrade, request, bun);
   };

@@ -2,6 +2,7 @@ import type { App } from '../../src/app.ts';
 import type { ExecutionContext } from '../../src/context.ts';
 import { internalError } from '../../src/errors.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
+import { afterUnreadBody } from '../shared/unread-body.ts';
 import { completeWorker } from './websocket.ts';
 
 // One bound handler per app, however many times toWorker is called for it.
@@ -15,6 +16,24 @@ function workerAddress(request: { headers: Headers }): string | undefined {
 /** Rove's own 500 for anything that escaped (its message only in dev mode). */
 function escaped(app: App<any>, error: unknown): Response {
   return internalError(app.settings.dev ? error : undefined);
+}
+
+/**
+ * What goes back to workerd: a WebSocket route's answer becomes the 101 with the client's end of a
+ * WebSocketPair, and an error answered before the body was read waits until the rest is dropped
+ * (workerd would reset the connection, and the client lose the answer). A HEAD answer goes without
+ * its body, which is cancelled: workerd would wait for the body's end before the connection serves
+ * another request, and a stream that never ends (SSE) would hold it, and its producer, for ever.
+ */
+function answer(request: Request, res: Response): Response | Promise<Response> {
+  if (request.method === 'HEAD') return withoutBody(res);
+  return res.status >= 400 ? afterUnreadBody(request, res) : completeWorker(res);
+}
+
+function withoutBody(res: Response): Response {
+  if (res.body === null) return res;
+  res.body.cancel().catch(() => {});
+  return new Response(null, res);
 }
 
 /**
@@ -43,8 +62,7 @@ export function toWorker<Bindings = Record<string, unknown>>(
     fetch(request, env, ctx) {
       try {
         const out = handler(request, env, ctx);
-        // A WebSocket route's answer becomes the 101 with the client's end of a WebSocketPair.
-        return out instanceof Promise ? out.then(completeWorker).catch((error) => escaped(app, error)) : completeWorker(out);
+        return out instanceof Promise ? out.then((res) => answer(request, res)).catch((error) => escaped(app, error)) : answer(request, out);
       } catch (error) {
         return escaped(app, error);
       }

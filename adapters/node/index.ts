@@ -59,6 +59,15 @@ export function toNodeListener(
   env: unknown = process.env,
   pending: Set<Promise<unknown>> = new Set(),
 ): (incoming: IncomingMessage, res: ServerResponse) => void {
+  return nodeListener(app, env, pending, false);
+}
+
+/**
+ * The listener for node's 'request' event, or for its 'checkContinue' event (`waiting`): there the
+ * client waits for `100 Continue`, which goes out only when the app reads the body, so a body the
+ * app refuses by its declared length (413) is never sent.
+ */
+function nodeListener(app: App<any>, env: unknown, pending: Set<Promise<unknown>>, waiting: boolean): (incoming: IncomingMessage, res: ServerResponse) => void {
   const ctx = backgroundContext(pending);
   const handle = nodeHandler(app);
   return (incoming: IncomingMessage, res: ServerResponse): void => {
@@ -75,22 +84,35 @@ export function toNodeListener(
         return;
       }
     }
+    const request = new NodeRequest(incoming, res, host, waiting);
     let out: Response | Promise<Response>;
     try {
-      out = handle(new NodeRequest(incoming, res, host), env, ctx, incoming);
+      out = handle(request, env, ctx, incoming);
     } catch (error) {
       fail(res, dev(app, error)); // the handler never throws; this is for a broken app object
       return;
     }
     if (out instanceof Promise) {
       out.then(
-        (r) => send(r, res, incoming.method === 'HEAD', app),
+        (r) => answer(r, request, res, app),
         (error) => fail(res, dev(app, error)),
       );
       return;
     }
-    send(out, res, incoming.method === 'HEAD', app);
+    answer(out, request, res, app);
   };
+}
+
+/**
+ * Send the app's answer. An error answered while the body was unread waits until the rest is
+ * dropped: node would close with bytes unread, and the client's TCP stack would throw the answer
+ * away with the reset that follows.
+ */
+function answer(result: Response, request: NodeRequest, res: ServerResponse, app: App<any>): void {
+  const head = request.incoming.method === 'HEAD';
+  const dropping = result.status >= 400 ? request.drop() : undefined;
+  if (dropping === undefined) send(result, res, head, app);
+  else dropping.then(() => send(result, res, head, app));
 }
 
 /**
@@ -266,8 +288,9 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
       // Node checks those two only this often (default 30 s): check often enough to cut near the limit.
       connectionsCheckingInterval: shortest === Infinity ? 30_000 : Math.max(50, Math.min(30_000, Math.floor(shortest / 10))),
     },
-    toNodeListener(app, options.env ?? process.env, pending),
+    nodeListener(app, options.env ?? process.env, pending, false),
   );
+  server.on('checkContinue', nodeListener(app, options.env ?? process.env, pending, true));
   const sockets = new OpenSockets();
   server.on('upgrade', toNodeUpgradeListener(app, options.webSockets, options.env ?? process.env, pending, sockets));
   if (t.idle !== undefined) server.keepAliveTimeout = t.idle;

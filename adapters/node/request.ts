@@ -1,10 +1,11 @@
 // The Node adapter's lazy request: what the core reads from an IncomingMessage,
 // built only when read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, tooLarge } from '../../src/body.ts';
+import { readBody } from '../../src/body.ts';
 import { HttpError } from '../../src/errors.ts';
 import { TOKEN } from '../../src/headers.ts';
 import { invalidJson, type RequestLike } from '../../src/request.ts';
+import { DISCARD_BYTES, DISCARD_MS } from '../shared/unread-body.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
 // Names asked for and found valid: an absent header a route asks for on every request (Range,
@@ -29,13 +30,26 @@ export class NodeRequest implements RequestLike {
   #headers: Headers | undefined;
   #body: ReadableStream<Uint8Array> | null | undefined;
   #abort: AbortController | undefined;
+  /** The client sent `Expect: 100-continue` and has not been told to send its body yet. */
+  #waiting: boolean;
 
   constructor(
     readonly incoming: IncomingMessage,
     private readonly outgoing: ServerResponse,
     /** The Host header, already checked (undefined for HTTP/1.0 without one). */
     private readonly host: string | undefined,
-  ) {}
+    /** From node's 'checkContinue': `100 Continue` goes out only when the app reads the body. */
+    waiting = false,
+  ) {
+    this.#waiting = waiting;
+  }
+
+  /** Tell a client that waits for `100 Continue` to send its body: the app is reading it. */
+  #continue(): void {
+    if (!this.#waiting) return;
+    this.#waiting = false;
+    if (!this.outgoing.headersSent) this.outgoing.writeContinue();
+  }
 
   get method(): string {
     return this.incoming.method ?? 'GET';
@@ -91,7 +105,45 @@ export class NodeRequest implements RequestLike {
 
   get body(): ReadableStream<Uint8Array> | null {
     if (this.#body !== undefined) return this.#body;
-    return (this.#body = NO_BODY.has(this.method) ? null : bodyStream(this.incoming));
+    return (this.#body = NO_BODY.has(this.method) ? null : bodyStream(this.incoming, this.#waiting ? () => this.#continue() : undefined));
+  }
+
+  /**
+   * Before an error answered while the body was still unread: read and drop the rest, within
+   * DISCARD_BYTES and DISCARD_MS (adapters/shared/unread-body.ts says why). Undefined when
+   * nothing is left to drop: the body was read or is being read, or the client still waits for
+   * `100 Continue` and will not send it. Past a bound, the connection closes after the answer.
+   */
+  drop(): Promise<void> | undefined {
+    const incoming = this.incoming;
+    // null: read by the native readers (or a method without a body); a locked stream is being read.
+    if (this.#waiting || incoming.complete || this.#body === null || this.#body?.locked || NO_BODY.has(this.method)) return undefined;
+    this.#body = null;
+    const declared = firstHeader(incoming, 'content-length');
+    if (declared !== undefined && Number(declared) > DISCARD_BYTES) {
+      this.outgoing.shouldKeepAlive = false;
+      return undefined;
+    }
+    return new Promise((resolve) => {
+      let left = DISCARD_BYTES;
+      const done = (whole: boolean) => {
+        clearTimeout(timer);
+        incoming.off('data', count);
+        // Not all of it came: node would read the rest to keep the connection; close it instead.
+        if (!whole) this.outgoing.shouldKeepAlive = false;
+        resolve();
+      };
+      const count = (chunk: Buffer) => {
+        left -= chunk.byteLength;
+        if (left <= 0) done(false);
+      };
+      const timer = setTimeout(done, DISCARD_MS, false);
+      incoming.removeAllListeners('data'); // a body stream's: keep nothing
+      incoming.on('data', count);
+      incoming.once('end', () => done(true));
+      incoming.once('close', () => done(incoming.complete));
+      incoming.resume();
+    });
   }
 
   get signal(): AbortSignal {
@@ -121,11 +173,12 @@ export class NodeRequest implements RequestLike {
   }
 
   #read<T>(as: (all: Buffer) => T): Promise<T> {
+    this.#continue();
     if (this.#body !== undefined || NO_BODY.has(this.method)) {
       return readBody(this.body, null, Number.POSITIVE_INFINITY).then((b) => as(Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
     }
     this.#body = null; // consumed: a later .body read sees no stream
-    return readIncoming(this.incoming, Number.POSITIVE_INFINITY, as);
+    return readIncoming(this.incoming, as);
   }
 
   toRequest(): Request {
@@ -186,23 +239,13 @@ const asJson = (all: Buffer): unknown => {
   }
 };
 
-function readIncoming<T>(incoming: IncomingMessage, limit: number, as: (all: Buffer) => T): Promise<T> {
-  const declared = firstHeader(incoming, 'content-length');
-  if (declared !== undefined && Number(declared) > limit) {
-    incoming.resume(); // drain into nothing; the 413 closes the connection
-    return Promise.reject(tooLarge(limit));
-  }
+/** The whole body from 'data' events: the core calls it only for a declared length within its limit. */
+function readIncoming<T>(incoming: IncomingMessage, as: (all: Buffer) => T): Promise<T> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > limit) {
-        incoming.off('data', onData);
-        incoming.resume();
-        reject(tooLarge(limit));
-        return;
-      }
       chunks.push(chunk);
     };
     // on, not once: the message is dropped after this request, and a settled promise ignores
@@ -227,8 +270,12 @@ function endedEarly(): HttpError {
   return new HttpError(400, 'The request body ended early');
 }
 
-/** The request body as a ReadableStream that pauses the socket when nobody reads. */
-function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+/**
+ * The request body as a ReadableStream that pauses the socket when nobody reads. With `reading`,
+ * the stream pulls only when read (no high-water mark), and calls it first: the client is told to
+ * send its body only then.
+ */
+function bodyStream(incoming: IncomingMessage, reading?: () => void): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -253,6 +300,7 @@ function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
         incoming.pause();
       },
       pull() {
+        reading?.();
         incoming.resume();
       },
       cancel() {
@@ -261,6 +309,6 @@ function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
         incoming.resume();
       },
     },
-    { highWaterMark: 65536, size: (chunk) => chunk.byteLength },
+    { highWaterMark: reading === undefined ? 65536 : 0, size: (chunk) => chunk.byteLength },
   );
 }

@@ -94,6 +94,40 @@ describe.each(RUNTIMES)('examples/realtime on %s', (runtime) => {
     expect(parseEvents(await res.text())).toEqual([{ event: 'tick', id: '3', data: '{"n":3}' }]);
   });
 
+  it('HEAD on a stream that never ends answers its headers, ends, and stops the producer', async () => {
+    type Producers = { running: number; stopped: number; sent: number };
+    const producers = async () => (await (await fetch(`${server.url}/sse/producers`)).json()) as Producers;
+    const before = await producers();
+    // Two requests on one connection: the second is answered only once the HEAD answer has ended.
+    const { port } = new URL(server.url);
+    const socket = connectTcp(Number(port), '127.0.0.1');
+    let text = '';
+    const both = new Promise<string>((resolve, reject) => {
+      socket.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+        if (/\r\n\r\nrove realtime example[^\n]*\n$/.test(text)) resolve(text);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => reject(new Error(`closed after ${JSON.stringify(text)}`)));
+    });
+    socket.write('HEAD /sse/endless HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const timer = setTimeout(() => socket.destroy(new Error(`no second answer in 5 s, after ${JSON.stringify(text)}`)), 5000);
+    const answers = await both.finally(() => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
+    const [head, rest] = [answers.slice(0, answers.indexOf('\r\n\r\n') + 4), answers.slice(answers.indexOf('\r\n\r\n') + 4)];
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head.toLowerCase()).toContain('content-type: text/event-stream');
+    expect(rest).toMatch(/^HTTP\/1\.1 200 /); // no body bytes between the two answers
+    let now = await producers();
+    for (let i = 0; i < 100 && now.running > before.running; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      now = await producers();
+    }
+    expect(now.running).toBe(before.running);
+  });
+
   it('a client that disconnects mid-SSE stops the producer', async () => {
     type Producers = { running: number; stopped: number; sent: number };
     const producers = async () => (await (await fetch(`${server.url}/sse/producers`)).json()) as Producers;
