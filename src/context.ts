@@ -353,7 +353,11 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     if (extra !== undefined) {
       for (const k in extra) {
         checkHeader(k, extra[k]);
-        out[k.toLowerCase()] = extra[k];
+        const key = k.toLowerCase();
+        const prev = out[key];
+        // Appended values (an array) and cookies add up with the helper's; a value set plainly is replaced.
+        if (prev !== undefined && (typeof prev !== 'string' || key === 'set-cookie')) out[key] = [...(typeof prev === 'string' ? [prev] : prev), extra[k]];
+        else out[key] = extra[k];
       }
     }
     return out;

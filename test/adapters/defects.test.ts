@@ -76,6 +76,28 @@ describe.each(RUNTIMES)('fixed defects over HTTP on %s', (runtime) => {
     expect(res.headers.get('vary')).toBe('Accept-Encoding, Origin');
   });
 
+  it('a header a middleware appended, and its cookie, add up with the same header given to every helper', async () => {
+    for (const helper of ['text', 'json', 'html', 'body', 'stream', 'created']) {
+      const res = await fetch(url(`/defects/helper-append/${helper}`), { headers: peer });
+      expect(res.status, helper).toBe(helper === 'created' ? 201 : 200);
+      expect(res.headers.get('vary'), helper).toBe('Accept-Encoding, Cookie');
+      expect(
+        res.headers.getSetCookie().map((line) => line.split(';')[0]),
+        helper,
+      ).toEqual(['a=1', 'b=2']);
+    }
+  });
+
+  it("cors()'s preflight keeps a Vary that an earlier middleware appended", async () => {
+    const res = await fetch(url('/defects/helper-append/cors'), {
+      method: 'OPTIONS',
+      headers: { ...peer, origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('vary')).toMatch(/^Accept-Encoding, Origin/);
+    expect(res.headers.getSetCookie().map((line) => line.split(';')[0])).toEqual(['a=1']);
+  });
+
   it('a chunked body behind a small Content-Length is refused (413, or the runtime’s own 400), never read past the limit', async () => {
     const chunk = 'x'.repeat(64);
     const head = `POST /defects/limit HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n${runtime === 'workerd' ? 'CF-Connecting-IP: 127.0.0.1\r\n' : ''}\r\n`;
