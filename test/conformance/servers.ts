@@ -27,10 +27,13 @@ export function wranglerVars(): Record<string, string> {
   return vars;
 }
 
-/** Whether `dir` has a wrangler.toml with `[assets]` or KV namespaces, which bare workerd cannot give. */
+/**
+ * Whether `dir` has a wrangler.toml with `[assets]` or KV namespaces, which bare workerd cannot
+ * give, or asks for Miniflare outright (`[rove_tests] miniflare = true`: a Cache API that keeps).
+ */
 function needsMiniflare(dir: string): boolean {
   const file = join(ROOT, dir, 'wrangler.toml');
-  return existsSync(file) && /^\s*(?:\[assets\]|\[\[kv_namespaces\]\])/m.test(readFileSync(file, 'utf8'));
+  return existsSync(file) && /^\s*(?:\[assets\]|\[\[kv_namespaces\]\]|miniflare\s*=\s*true)/m.test(readFileSync(file, 'utf8'));
 }
 
 function textModules(dir: string): Record<string, string> {

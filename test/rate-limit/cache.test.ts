@@ -1,8 +1,8 @@
 // cache() on a stand-in Cache API (a Map by URL, as the Cache API keys by URL); the real ones
 // run in test/rate-limit/http.test.ts (Deno, deno serve) and test/workerd/rate-limit.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../src/index.ts';
-import { cache } from '../../src/middleware/cache/index.ts';
+import { App, type Context } from '../../src/index.ts';
+import { cache, memoryCache } from '../../src/middleware/cache/index.ts';
 
 let stored: Map<string, Response>;
 beforeEach(() => {
@@ -12,6 +12,7 @@ beforeEach(() => {
     put: async (request: Request, response: Response) => {
       stored.set(request.url, response);
     },
+    delete: async (request: Request) => stored.delete(request.url),
   };
   vi.stubGlobal('caches', { open: async () => store });
 });
@@ -103,7 +104,7 @@ describe('cache', () => {
     expect((await shared.get(auth)).text).toBe('answer 1');
   });
 
-  it('passes other methods, request no-cache, large bodies, and runtimes without a Cache API', async () => {
+  it('passes other methods, request no-cache and large bodies; without a Cache API it keeps copies in memory', async () => {
     const { app, get } = makeApp({ 'cache-control': 'max-age=60' }, { maxSize: 5 });
     await (await app.request('/', { method: 'POST' })).text();
     await get();
@@ -111,7 +112,7 @@ describe('cache', () => {
     vi.unstubAllGlobals();
     const none = makeApp({ 'cache-control': 'max-age=60' });
     await none.get();
-    expect((await none.get()).text).toBe('answer 2');
+    expect((await none.get()).text).toBe('answer 1');
   });
 
   it('a request with Cache-Control: no-cache skips the stored copy and refreshes it', async () => {
@@ -119,5 +120,104 @@ describe('cache', () => {
     await get();
     expect((await get({ headers: { 'cache-control': 'no-cache' } })).text).toBe('answer 2');
     expect((await get()).text).toBe('answer 2');
+  });
+
+  it('forgets a URL when an unsafe method on it succeeds (RFC 9111 §4.4), and keeps it when it fails', async () => {
+    const app = new App();
+    let version = 1;
+    app.use(cache());
+    app.get('/thing', (c) => c.json({ version }, 200, { 'cache-control': 'public, max-age=60' }));
+    const write = (c: Context) => {
+      if (c.req.query('fail') !== undefined) return c.json({ error: true }, 409);
+      version++;
+      return c.json({ version });
+    };
+    app.put('/thing', write).post('/thing', write).patch('/thing', write).delete('/thing', write);
+    const read = async () => {
+      const body = await (await app.request('/thing')).json();
+      await settle();
+      return body;
+    };
+    expect(await read()).toEqual({ version: 1 });
+    expect(await read()).toEqual({ version: 1 }); // from the cache
+    for (const method of ['PUT', 'POST', 'PATCH', 'DELETE']) {
+      const before = version;
+      expect((await app.request('/thing', { method })).status).toBe(200);
+      expect(await read()).toEqual({ version: before + 1 });
+      expect(await read()).toEqual({ version: before + 1 });
+    }
+    expect((await app.request('/thing?fail', { method: 'PUT' })).status).toBe(409);
+    expect(await read()).toEqual({ version });
+  });
+
+  it("also forgets the write's Location and Content-Location on the same host, never another host's", async () => {
+    const app = new App();
+    let n = 0;
+    app.use(cache());
+    app.get('/items/:id', (c) => c.text(`item ${c.req.param('id')} #${++n}`, 200, { 'cache-control': 'max-age=60' }));
+    app.post('/items', (c) => c.body(null, 201, { location: '/items/1', 'content-location': 'http://evil.example/items/2' }));
+    const read = async (id: string) => {
+      const text = await (await app.request(`/items/${id}`)).text();
+      await settle();
+      return text;
+    };
+    const one = await read('1');
+    const two = await read('2');
+    expect((await app.request('/items', { method: 'POST' })).status).toBe(201);
+    expect(await read('1')).not.toBe(one);
+    expect(await read('2')).toBe(two);
+  });
+
+  it('takes its store from a function of the context', async () => {
+    vi.unstubAllGlobals();
+    const stores = { a: memoryCache(), b: memoryCache() };
+    const app = new App();
+    let n = 0;
+    app.use(cache({ store: (c) => stores[c.req.header('x-tenant') === 'b' ? 'b' : 'a'] }));
+    app.get('/', (c) => c.text(`answer ${++n}`, 200, { 'cache-control': 'max-age=60' }));
+    const get = async (tenant: string) => {
+      const text = await (await app.request('/', { headers: { 'x-tenant': tenant } })).text();
+      await settle();
+      return text;
+    };
+    expect(await get('a')).toBe('answer 1');
+    expect(await get('b')).toBe('answer 2');
+    expect(await get('a')).toBe('answer 1');
+    expect(await get('b')).toBe('answer 2');
+  });
+});
+
+describe('memoryCache', () => {
+  const key = (n: number) => new Request(`http://h/${n}`);
+  it('keeps at most maxEntries copies, the least recently used going first', async () => {
+    const store = memoryCache({ maxEntries: 2 });
+    await store.put(key(1), new Response('one'));
+    await store.put(key(2), new Response('two'));
+    expect(await (await store.match(key(1)))?.text()).toBe('one'); // 1 is now the most recent
+    await store.put(key(3), new Response('three'));
+    expect(await store.match(key(2))).toBeUndefined();
+    expect(await (await store.match(key(1)))?.text()).toBe('one');
+    expect(await (await store.match(key(3)))?.text()).toBe('three');
+  });
+
+  it('keeps at most maxBytes of bodies, and never a body larger than that', async () => {
+    const store = memoryCache({ maxBytes: 10 });
+    await store.put(key(1), new Response('12345'));
+    await store.put(key(2), new Response('67890'));
+    await store.put(key(3), new Response('abc'));
+    expect(await store.match(key(1))).toBeUndefined();
+    expect(await (await store.match(key(2)))?.text()).toBe('67890');
+    await store.put(key(4), new Response('x'.repeat(11)));
+    expect(await store.match(key(4))).toBeUndefined();
+    expect(await store.delete(key(2))).toBe(true);
+    expect(await store.match(key(2))).toBeUndefined();
+  });
+
+  it('gives back the status, headers and bytes it was given', async () => {
+    const store = memoryCache();
+    await store.put(key(1), new Response(new Uint8Array([0, 255, 7]), { status: 200, headers: { 'x-a': '1', 'content-type': 'application/octet-stream' } }));
+    const hit = (await store.match(key(1)))!;
+    expect(hit.headers.get('x-a')).toBe('1');
+    expect([...new Uint8Array(await hit.arrayBuffer())]).toEqual([0, 255, 7]);
   });
 });

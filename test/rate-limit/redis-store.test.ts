@@ -1,6 +1,7 @@
 // The Redis stores (rate limit and session) against a real redis-server on a free loopback port.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/index.ts';
+import { cache, redisCache } from '../../src/middleware/cache/index.ts';
 import { rateLimit, redisStore } from '../../src/middleware/rate-limit/index.ts';
 import { getSession, redisStore as redisSessionStore, session } from '../../src/middleware/session/index.ts';
 import { type RedisServer, redisSkipReason, startRedis } from './redis-server.ts';
@@ -44,6 +45,32 @@ describe.skipIf(skip !== null)(`Redis stores${skip ? ` (skipped: ${skip})` : ''}
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(await client.sendCommand(['GET', 'rl:default:client-1'])).toBe('3');
+  });
+
+  it('cache: a copy is shared by two apps, expires with its freshness, and a write through either forgets it', async () => {
+    let version = 1;
+    const make = () => {
+      const app = new App();
+      app.use(cache({ store: redisCache(client, { prefix: 'cache-test:' }) }));
+      app.get('/thing', (c) => c.json({ version }, 200, { 'cache-control': 'public, max-age=2' }));
+      app.put('/thing', (c) => c.json({ version: ++version }));
+      return app;
+    };
+    const [one, two] = [make(), make()];
+    const read = async (app: App) => {
+      const res = await app.request('/thing');
+      const body = await res.json();
+      await new Promise((r) => setTimeout(r, 30)); // the copy is stored after the answer
+      return { body, age: res.headers.get('age') };
+    };
+    expect(await read(one)).toEqual({ body: { version: 1 }, age: null });
+    expect(await read(two)).toEqual({ body: { version: 1 }, age: '0' }); // the other app's copy
+    const ttl = Number(await client.sendCommand(['PTTL', 'cache-test:http://localhost/thing']));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(2000);
+    expect((await two.request('/thing', { method: 'PUT' })).status).toBe(200);
+    expect(await client.sendCommand(['EXISTS', 'cache-test:http://localhost/thing'])).toBe(0);
+    expect((await read(one)).body).toEqual({ version: 2 });
   });
 
   it('session: saved with an expiry, read back, and deleted everywhere by destroy()', async () => {

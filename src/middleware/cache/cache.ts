@@ -1,7 +1,10 @@
-// cache(): keep GET responses in the runtime's Cache API (Workers, Deno, Deno Deploy) and answer
-// repeats from it, honouring Cache-Control and Vary. Where the runtime has no Cache API (Node,
-// Bun) it passes every request through.
+// cache(): keep GET responses and answer repeats from them, honouring Cache-Control and Vary,
+// and forget a URL when a write to it succeeds (RFC 9111 §4.4). The copies live in the runtime's
+// Cache API (Workers, Deno), in this process's memory (Node, Bun), or in a store passed in (Redis).
 import type { Handler } from '../../compose.ts';
+import type { Context } from '../../context.ts';
+import { memoryCache } from './memory-store.ts';
+import type { CacheStore } from './store.ts';
 
 export interface CacheOptions {
   /** The cache's name, for `caches.open()`. Default `rove`. */
@@ -13,6 +16,13 @@ export interface CacheOptions {
   maxAge?: number;
   /** Largest body stored, in bytes. Default 1 MiB; a longer response is sent as usual but not stored. */
   maxSize?: number;
+  /**
+   * Where the copies live: a store (`memoryCache()`, `redisCache(client)`, an opened Cache API
+   * cache), or a function of the context that gives one, for a store that depends on the runtime
+   * or the request. Default: the Cache API where the runtime has one (Workers, Deno), else
+   * `memoryCache()`.
+   */
+  store?: CacheStore | ((c: Context<any, any>) => CacheStore | Promise<CacheStore>);
 }
 
 /** Headers the middleware keeps on a stored copy, to check it on the way out. */
@@ -20,20 +30,22 @@ const STORED_AT = 'x-rove-cache-stored';
 const VARY_VALUES = 'x-rove-cache-vary';
 
 interface CacheStorageLike {
-  open(name: string): Promise<{
-    match(request: Request): Promise<Response | undefined>;
-    put(request: Request, response: Response): Promise<void>;
-  }>;
+  open(name: string): Promise<CacheStore>;
 }
 
+/** Methods that change nothing (RFC 9110 §9.2.1): any other one that succeeds invalidates. */
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
 /**
- * Answer GET requests from the Cache API when a fresh copy is there, and store cacheable
- * responses. Stored: 200 responses to GET without `Set-Cookie`, whose Cache-Control allows a
- * shared cache (no `private`, `no-store` or `no-cache`) and gives a lifetime (`s-maxage`, else
- * `max-age`, else the `maxAge` option), and whose Vary is not `*`. A request with Authorization
- * is only answered from, or stored in, the cache when the response says `public` or `s-maxage`.
- * Vary is checked by the middleware (one variant per URL, the latest), the same on every runtime.
- * A hit carries `Age`. Without a Cache API (Node, Bun) it does nothing. See docs/rate-limit.md#cache.
+ * Answer GET requests from a stored copy while it is fresh, and store cacheable responses.
+ * Stored: 200 responses to GET without `Set-Cookie`, whose Cache-Control allows a shared cache
+ * (no `private`, `no-store` or `no-cache`) and gives a lifetime (`s-maxage`, else `max-age`, else
+ * the `maxAge` option), and whose Vary is not `*`. A request with Authorization is only answered
+ * from, or stored in, the cache when the response says `public` or `s-maxage`. Vary is checked by
+ * the middleware (one variant per URL, the latest), the same on every runtime. A hit carries `Age`.
+ * A POST, PUT, PATCH or DELETE (any unsafe method) that succeeds (2xx or 3xx) removes the copy of
+ * its URL, and of its Location and Content-Location on the same host, before the answer goes.
+ * See docs/rate-limit.md#cache.
  *
  * @example
  * import { cache } from 'rove/cache';
@@ -46,28 +58,39 @@ export function cache(options: CacheOptions = {}): Handler {
   const maxSize = options.maxSize ?? 1024 * 1024;
   if (!(defaultMaxAge >= 0) || !Number.isFinite(defaultMaxAge)) throw new RangeError('cache(): maxAge is a number of seconds, 0 or more');
   if (!(maxSize >= 0)) throw new RangeError('cache(): maxSize is a number of bytes, 0 or more');
-  let opened: ReturnType<CacheStorageLike['open']> | undefined;
-  const open = () => {
-    const storage = (globalThis as { caches?: CacheStorageLike }).caches;
-    if (storage === undefined || typeof storage.open !== 'function') return undefined;
-    return (opened ??= storage.open(cacheName));
-  };
+  let opened: Promise<CacheStore> | undefined;
+  const given = options.store;
+  const storeFor =
+    typeof given === 'function'
+      ? given
+      : given !== undefined
+        ? () => given
+        : () => {
+            const storage = (globalThis as { caches?: CacheStorageLike }).caches;
+            if (storage === undefined || typeof storage.open !== 'function') return (opened ??= Promise.resolve(memoryCache()));
+            return (opened ??= storage.open(cacheName));
+          };
 
   let warned = false;
   const warnOnce = (error: unknown) => {
     if (warned) return;
     warned = true;
-    console.error(`rove: cache(): the Cache API failed; requests pass through uncached when it does`, error);
+    console.error(`rove: cache(): the cache store failed; requests pass through uncached when it does`, error);
   };
 
   return async (c, next) => {
-    if (c.req.method !== 'GET') return next();
-    const pending = open();
-    if (pending === undefined) return next();
-    // The cache is an optimisation: a Cache API that fails (bare workerd has none behind it) means a miss.
-    let store: Awaited<typeof pending>;
+    const method = c.req.method;
+    if (method !== 'GET') {
+      if (SAFE.has(method)) return next();
+      await next();
+      const status = c.res.status;
+      if (status >= 200 && status < 400) await invalidate(c, storeFor, c.res.headers).catch(warnOnce);
+      return;
+    }
+    // The cache is an optimisation: a store that fails (bare workerd has no cache behind its Cache API) means a miss.
+    let store: CacheStore;
     try {
-      store = await pending;
+      store = await storeFor(c);
     } catch (error) {
       warnOnce(error);
       return next();
@@ -104,13 +127,31 @@ export function cache(options: CacheOptions = {}): Handler {
     if (res.headers.get('cache-control') === null) headers.set('cache-control', `max-age=${lifetime}`);
     // Read the copy in the background, at most maxSize bytes: the client's response is not held up.
     const put = readUpTo(copy.body, maxSize)
-      .then((body) => (body === undefined ? undefined : store.put(key, new Response(body as BodyInit, { status: copy.status, headers }))))
+      .then((body) => (body === undefined ? undefined : store.put(key, new Response(body as BodyInit, { status: copy.status, headers }), lifetime)))
       .catch(warnOnce);
     c.executionCtx.waitUntil(put);
   };
 }
 
 type HeaderOf = (name: string) => string | undefined;
+
+/** Forget the target URI, and its Location and Content-Location on the same host (RFC 9111 §4.4). */
+async function invalidate(c: Context<any, any>, storeFor: (c: Context<any, any>) => CacheStore | Promise<CacheStore>, headers: Headers): Promise<void> {
+  const store = await storeFor(c);
+  const target = new URL(c.req.url);
+  const urls = new Set([target.href]);
+  for (const name of ['location', 'content-location']) {
+    const value = headers.get(name);
+    if (value === null) continue;
+    try {
+      const other = new URL(value, target);
+      if (other.host === target.host && (other.protocol === 'http:' || other.protocol === 'https:')) urls.add(other.href);
+    } catch {
+      // not a URL: nothing to forget
+    }
+  }
+  await Promise.all([...urls].map((url) => store.delete(new Request(url))));
+}
 
 function directives(cacheControl: string | null): Map<string, string | true> {
   const map = new Map<string, string | true>();

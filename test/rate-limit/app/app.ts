@@ -32,7 +32,11 @@ app.use('/fast', timeout(5000));
 app.get('/fast', (c) => c.text(String(timeoutSignal(c).aborted)));
 app.get('/aborted', (c) => c.text(aborted ?? 'no'));
 
-// cache(): a counter, so a hit shows as the same number twice.
+// cache(): a counter, so a hit shows as the same number twice; /thing, a write that invalidates.
 let served = 0;
 app.use('/cached', cache({ cacheName: 'rove-test' }));
 app.get('/cached', (c) => c.text(`served ${++served}`, 200, { 'cache-control': 'public, max-age=60', vary: 'accept-language' }));
+let version = 1;
+app.use('/thing', cache({ cacheName: 'rove-test-thing' }));
+app.get('/thing', (c) => c.json({ version }, 200, { 'cache-control': 'public, max-age=60' }));
+app.put('/thing', (c) => c.json({ version: ++version }));
