@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { maskCookie, normalize } from '../../adapters/cli/parity/compare.ts';
+import { diff, label, maskCookie, type Normalized, normalize } from '../../adapters/cli/parity/compare.ts';
 import { NOT_FOUND_PROBE, parseHttpFile, parseJsonRequests, requestsFromRoutes, samplePath } from '../../adapters/cli/parity/requests.ts';
+import type { Runtime } from '../../adapters/cli/parity/runtimes.ts';
 
 describe('parity requests', () => {
   it('an .http file gives method, path, headers and body, with ### between requests', () => {
@@ -69,5 +70,33 @@ describe('parity masking', () => {
   it('--mask patterns mask what they match in bodies', () => {
     const n = normalize({ status: 200, headers: [], body: new TextEncoder().encode('served by pid 4242 in 3 ms') }, [/pid \d+/g, /\d+ ms/g]);
     expect(n.body).toBe('served by <masked> in <masked>');
+  });
+
+  it('a request no runtime answered is a difference, with the reason', () => {
+    const failed = (error: string) => normalize({ status: 0, headers: [], body: new Uint8Array(), error });
+    const diffs = diff(
+      new Map<Runtime, Normalized>([
+        ['node', failed('ECONNRESET')],
+        ['deno', failed('ECONNRESET')],
+      ]),
+    );
+    expect(diffs).toEqual([{ aspect: 'error', groups: [{ runtimes: ['node', 'deno'], value: 'ECONNRESET' }] }]);
+  });
+
+  it('no known rule covers answers whose status differs', () => {
+    const answer = (status: number, length?: string) =>
+      normalize({ status, headers: length === undefined ? [] : [['content-length', length]], body: new TextEncoder().encode('x') });
+    const answers = new Map<Runtime, Normalized>([
+      ['node', answer(200, '1')],
+      ['bun', answer(200, '1')],
+      ['deno', answer(404)],
+    ]);
+    const request = { name: 'GET /x', method: 'GET', path: '/x', headers: [] };
+    const labelled = label(diff(answers), request, { assetFiles: new Set(), assetPaths: new Set(), answers });
+    expect(labelled.map((d) => d.aspect)).toEqual(['status', 'header content-length']);
+    expect(labelled.every((d) => d.known === undefined)).toBe(true);
+    // The same Content-Length difference with the same status is the known one.
+    const same = new Map<Runtime, Normalized>([...answers].map(([r, n]) => [r, r === 'deno' ? answer(200) : n]));
+    expect(label(diff(same), request, { assetFiles: new Set(), assetPaths: new Set(), answers: same })[0].known).toMatch(/^ended-stream-length/);
   });
 });

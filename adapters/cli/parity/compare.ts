@@ -138,6 +138,10 @@ export function diff(answers: Map<Runtime, Normalized>): Difference[] {
   };
   aspect('error', (n) => n.error ?? '(answered)');
   const answered = new Map([...answers].filter(([, n]) => n.error === undefined));
+  // No runtime answered: the same failure everywhere is still a failure, with its reason shown.
+  if (answered.size === 0 && answers.size > 0 && out.length === 0) {
+    out.push({ aspect: 'error', groups: group(new Map([...answers].map(([r, n]) => [r, n.error ?? '(answered)']))) });
+  }
   if (answered.size < 2) return out;
   const sub = (name: string, pick: (n: Normalized) => string) => {
     const values = new Map<Runtime, string>();
@@ -243,8 +247,13 @@ export const KNOWN: KnownRule[] = [
   },
 ];
 
-/** Label the differences that a known rule explains. */
+/**
+ * Label the differences that a known rule explains. None is labelled where the statuses differ or
+ * no runtime answered: a platform's headers never explain a different answer (a cached 200
+ * against a 404 is not a Content-Length matter).
+ */
 export function label(diffs: Difference[], request: ParityRequest, context: KnownContext, rules = KNOWN): Difference[] {
+  if (diffs.some((d) => d.aspect === 'status' || d.aspect === 'error')) return diffs;
   for (const d of diffs) {
     const rule = rules.find((r) => r.applies(d, request, context));
     if (rule) d.known = `${rule.id}: ${rule.why}`;

@@ -191,7 +191,8 @@ export async function parity(o: ParityOptions): Promise<ParityResult> {
     await Promise.all(
       up.map(async (runtime) => {
         const jar = new CookieJar();
-        const vars = new Map<string, string>();
+        // {{origin}}: this runtime's own origin, for requests that must name it (Origin, Referer: CSRF).
+        const vars = new Map<string, string>([['origin', running.get(runtime)!.url]]);
         const list: Answer[] = [];
         for (const req of o.requests) {
           const answer = await send(running.get(runtime)!.url, req, jar, vars, o.requestTimeoutMs ?? 10_000);
