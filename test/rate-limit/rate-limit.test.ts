@@ -255,3 +255,16 @@ describe('rateLimit with a store that only decides (rateLimitBindingStore)', () 
     expect((await makeApp({ window: 60, limit: 5, store: rateLimitBindingStore(odd) })('/api', '10.0.0.1')).status).toBe(503);
   });
 });
+
+describe('rateLimit > a store from the context', () => {
+  it('counts in the store a function gives for each request', async () => {
+    const stores = { a: memoryStore(), b: memoryStore() };
+    const app = new App<{ Bindings: { STORE: 'a' | 'b' } }>();
+    app.use(rateLimit({ window: 60, limit: 1, key: () => 'one-client', store: (c) => stores[c.env.STORE] }));
+    app.get('/', (c) => c.text('ok'));
+    expect((await app.request('/', undefined, { STORE: 'a' })).status).toBe(200);
+    expect((await app.request('/', undefined, { STORE: 'a' })).status).toBe(429);
+    // The same client, counted in the other store: its first request.
+    expect((await app.request('/', undefined, { STORE: 'b' })).status).toBe(200);
+  });
+});

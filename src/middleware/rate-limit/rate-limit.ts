@@ -24,8 +24,10 @@ export interface RateLimitOptions<E extends Env = any> {
   /**
    * Where counts live. Default: a `memoryStore()` of this process (not shared; see docs/scaling.md).
    * A `RateLimitVerdictStore` (`rateLimitBindingStore()`) only decides: see docs/rate-limit.md.
+   * Or a function of the context that gives the store, for one that depends on the runtime or on
+   * `c.env`: `(c) => (c.env.LIMITS ? durableObjectStore(c.env.LIMITS) : redis)` (docs/deploy.md).
    */
-  store?: RateLimitStore | RateLimitVerdictStore;
+  store?: RateLimitStore | RateLimitVerdictStore | ((c: Context<E, any, any>) => RateLimitStore | RateLimitVerdictStore);
   /**
    * When the store fails or does not answer within `storeTimeout`: `'close'` (the default) answers
    * 503, so an outage never lifts the limit; `'open'` lets the request through uncounted. Either
@@ -81,7 +83,9 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
   const storeTimeout = options.storeTimeout ?? 1000;
   if (!(storeTimeout > 0)) throw new RangeError('rateLimit(): storeTimeout is a positive number of milliseconds');
   const keyOf = options.key ?? ((c: Context<E, any, any>) => c.req.ip);
-  const store: { hit(key: string, windowMs: number, c: Context<E, any, any>): Answer | Promise<Answer> } = options.store ?? memoryStore();
+  type Counter = { hit(key: string, windowMs: number, c: Context<E, any, any>): Answer | Promise<Answer> };
+  const given = options.store ?? memoryStore();
+  const storeOf: (c: Context<E, any, any>) => Counter = typeof given === 'function' ? given : () => given;
   const windowMs = window * 1000;
   const sendHeaders = options.headers !== false;
   const policy = `"${name}";q=${limit};w=${window}`;
@@ -105,7 +109,7 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
   const count = (key: string, c: Context<E, any, any>): Answer | undefined | Promise<Answer | undefined> => {
     let pending: Promise<Answer> | Answer;
     try {
-      pending = store.hit(prefix + key, windowMs, c);
+      pending = storeOf(c).hit(prefix + key, windowMs, c);
       if (!isThenable(pending)) return checked(pending);
     } catch (error) {
       return failed(error);

@@ -34,8 +34,12 @@ export interface SessionOptions<E extends Env = any> {
    * (Workers): `(c) => [c.env.SESSION_SECRET]`, called when a request uses its session.
    */
   keys: SessionKeys | FromContext<E, SessionKeys | Promise<SessionKeys>>;
-  /** Where sessions live: `cookieStore()` (the default), `memoryStore()`, `kvStore(…)`, or your own. */
-  store?: SessionStore | CookieStore;
+  /**
+   * Where sessions live: `cookieStore()` (the default), `memoryStore()`, `kvStore(…)`, or your own.
+   * Or a function of the context that gives the store, for one that depends on the runtime or on
+   * `c.env`: `(c) => kvStore(c.env.SESSIONS)` (docs/deploy.md).
+   */
+  store?: SessionStore | CookieStore | FromContext<E, SessionStore | CookieStore>;
   /** The cookie's name. Default `rove.sid`. */
   name?: string;
   /** Seconds a session lives after it was last saved. Default 86,400 (one day). */
@@ -90,10 +94,19 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
   const name = options.name ?? 'rove.sid';
   // The name is checked now: serializeCookie would refuse it on the first response otherwise.
   serializeCookie(name, '', { secure: true }); // the prefix rules are checked below, with the cookie's options
-  const store = options.store ?? cookieStore();
-  const inCookie = isCookieStore(store);
-  if (!inCookie && (typeof store.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function'))
-    throw new TypeError('session(): store must be cookieStore(), memoryStore(), kvStore(…) or an object with get, set and delete');
+  const given = options.store ?? cookieStore();
+  // A fixed store is checked now; one a function gives, the first time it is given.
+  const fixed = typeof given === 'function' ? undefined : storeChoice(given);
+  const seen = new WeakMap<object, StoreChoice>();
+  const storeOf =
+    fixed !== undefined
+      ? () => fixed
+      : (c: Context<any, any>): StoreChoice => {
+          const store = (given as FromContext<E, SessionStore | CookieStore>)(c as Context<E, any>);
+          let found = typeof store === 'object' && store !== null ? seen.get(store) : undefined;
+          if (found === undefined) seen.set(store, (found = storeChoice(store)));
+          return found;
+        };
   const maxAge = options.maxAge ?? DEFAULT_MAX_AGE;
   if (!(maxAge > 0) || !Number.isFinite(maxAge)) throw new RangeError('session(): maxAge is a positive number of seconds');
   const cookie = options.cookie ?? {};
@@ -115,7 +128,7 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
   const purpose = `rove/session ${name}`;
   const box = keys === undefined ? undefined : sealer(keys, purpose, { remember: options.remember });
   const boxFor = typeof keysOption === 'function' ? sealerFor(keysOption, purpose, options.remember) : noSealer;
-  const config: Config = { name, store, inCookie, maxAge, base, secure, browserSession: cookie.browserSession === true, box, boxFor };
+  const config: Config = { name, storeOf, maxAge, base, secure, browserSession: cookie.browserSession === true, box, boxFor };
 
   return async (c, next) => {
     const s = new Session({ load: () => load(c, config) });
@@ -126,10 +139,22 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
   };
 }
 
-interface Config {
-  name: string;
+/** A store, and whether it is the cookie itself. */
+interface StoreChoice {
   store: SessionStore | CookieStore;
   inCookie: boolean;
+}
+
+function storeChoice(store: SessionStore | CookieStore): StoreChoice {
+  const inCookie = typeof store === 'object' && store !== null && isCookieStore(store);
+  if (!inCookie && (typeof store?.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function'))
+    throw new TypeError('session(): store must be cookieStore(), memoryStore(), kvStore(…) or an object with get, set and delete');
+  return { store, inCookie };
+}
+
+interface Config {
+  name: string;
+  storeOf: (c: Context<any, any>) => StoreChoice;
   maxAge: number;
   base: CookieOptions;
   secure: boolean | 'auto';
@@ -187,9 +212,10 @@ async function load(c: Context<any, any>, config: Config): Promise<LoadedSession
   if (!value || value.length > MAX_COOKIE_SIZE) return null;
   const opened = await box.unseal(value);
   if (opened === null) return null;
-  if (config.inCookie) return parse(opened, undefined);
+  const { store, inCookie } = config.storeOf(c);
+  if (inCookie) return parse(opened, undefined);
   // A server store: the cookie holds the id.
-  const stored = await (config.store as SessionStore).get(opened, c);
+  const stored = await (store as SessionStore).get(opened, c);
   return typeof stored === 'string' ? parse(stored, opened) : null;
 }
 
@@ -221,7 +247,8 @@ async function commit(c: Context<any, any>, s: Session, config: Config): Promise
     () => false,
   );
   if (!ok) return;
-  const store = config.inCookie ? null : (config.store as SessionStore);
+  const chosen = config.storeOf(c);
+  const store = chosen.inCookie ? null : (chosen.store as SessionStore);
   if (store !== null) for (const id of state.obsolete) await store.delete(id, c);
   let header: string | undefined;
   if (state.dirty) {

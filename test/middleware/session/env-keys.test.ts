@@ -134,3 +134,28 @@ describe('session > keys from the context', () => {
     expect(() => session({ keys: [] })).toThrow(TypeError);
   });
 });
+
+describe('session > a store from the context', () => {
+  it('takes the store a function gives for each request, and checks it the first time', async () => {
+    const stores = { a: memoryStore(), b: memoryStore() };
+    const app = new App<{ Bindings: { STORE: 'a' | 'b' | 'bad' } }>();
+    const errors: unknown[] = [];
+    app.onError((error, c) => {
+      errors.push(error);
+      return c.text('failed', 500);
+    });
+    app.use(session({ keys: [KEY], store: (c) => (c.env.STORE === 'bad' ? ({} as never) : stores[c.env.STORE]) }));
+    app.get('/set', async (c) => {
+      await getSession(c).set('v', 'kept');
+      return c.text('ok');
+    });
+    app.get('/get', async (c) => c.json({ v: (await getSession(c).get('v')) ?? null }));
+    const set = await app.request('/set', undefined, { STORE: 'a' });
+    const cookie = cookieOf(set)!;
+    expect(await (await app.request('/get', { headers: { cookie } }, { STORE: 'a' })).json()).toEqual({ v: 'kept' });
+    // The other store has no such session: the cookie's id means nothing there.
+    expect(await (await app.request('/get', { headers: { cookie } }, { STORE: 'b' })).json()).toEqual({ v: null });
+    expect((await app.request('/get', { headers: { cookie } }, { STORE: 'bad' })).status).toBe(500);
+    expect(String(errors[0])).toMatch(/store must be cookieStore\(\), memoryStore\(\), kvStore/);
+  });
+});
