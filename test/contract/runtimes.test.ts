@@ -27,7 +27,7 @@ describe.each(RUNTIMES)('contract on %s', (runtime) => {
     );
   });
 
-  it('serves the reference page and, from the app itself, the script it loads', async () => {
+  it('serves the reference page and the script it loads: from the app, or on Workers as a static asset', async () => {
     const page = await fetch(`${server.url}/reference`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
