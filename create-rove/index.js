@@ -14,6 +14,7 @@ const { version } = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8'))
 // The tools the app's scripts use, at the versions Rove itself is tested with. Deno and Bun
 // come from npm as well, so every start:* script runs after `npm install` alone.
 export const DEV_DEPENDENCIES = {
+  '@cloudflare/vitest-pool-workers': '0.12.21',
   '@types/node': '20.19.43',
   bun: '1.4.5',
   deno: '2.9.6',
@@ -71,7 +72,9 @@ function packageJson(name, rove) {
       'start:deploy': `deno serve --allow-env --allow-read --host ${HOST} --port ${PORT} src/deploy.ts`,
       'start:workers': `wrangler dev --ip ${HOST} --port ${PORT}`,
       deploy: 'wrangler deploy',
-      test: 'vitest run',
+      // The Node tests, then those that run inside workerd (vitest.workers.config.ts).
+      test: 'vitest run && vitest run -c vitest.workers.config.ts',
+      'test:workers': 'vitest run -c vitest.workers.config.ts',
       // The app on all five runtimes, requests.http sent to each: where do the answers differ?
       parity: 'rove parity',
       typecheck: 'tsc --noEmit',

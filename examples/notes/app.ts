@@ -151,7 +151,8 @@ export function createNotesApp(o: NotesOptions): App {
       if (text === null) throw new HttpError(400, 'text: 1 to 500 characters');
       return c.json(notes.add(sub, text), 201);
     },
-    { middleware: [jwt({ secret: (c) => settings(c).jwtSecret, alg: 'HS256', requiredClaims: ['sub'] })] },
+    // The declared auth: 'jwt' is enforced by the jwt() given for it (implement() refuses a declared scheme without one).
+    { auth: { jwt: jwt({ secret: (c) => settings(c).jwtSecret, alg: 'HS256', requiredClaims: ['sub'] }) } },
   );
 
   app.get('/api/openapi.json', openapiHandler(notesApi, { info: { title: 'Notes API', version: '1.0.0' } }));

@@ -129,8 +129,12 @@ function operation(route: Route, params: ReturnType<typeof openapiPaths>[number]
   const declared = request.params ? properties(toJsonSchema(request.params, options)) : [];
   const parameters: Record<string, unknown>[] = params.map((p) => {
     const own = declared.find((d) => d.name === p.name)?.schema ?? { type: 'string' };
-    // The pattern is matched on the raw segment, before the schema (which may coerce) sees it.
-    const schema = p.pattern ? { ...own, ...(own.type === 'string' ? {} : { type: 'string' }), pattern: p.pattern } : own;
+    // The pattern is matched on the raw segment, before the schema (which may coerce) sees it. On a
+    // number (z.coerce.number()) a pattern says nothing in JSON Schema, and turning the type into a
+    // string would drop its bounds: the number is described, and a segment the pattern refuses is
+    // one of the router's 404s (the `default` problem+json).
+    const numeric = own.type === 'integer' || own.type === 'number';
+    const schema = p.pattern && !numeric ? { ...own, ...(own.type === 'string' ? {} : { type: 'string' }), pattern: p.pattern } : own;
     return {
       name: p.name,
       in: 'path',

@@ -19,7 +19,7 @@ function isSchema(value: unknown): boolean {
  *   method: 'GET',
  *   path: '/users/:id{[0-9]+}',
  *   request: { params: z.object({ id: z.coerce.number() }) },
- *   responses: { 200: User, 404: null },
+ *   responses: { 200: User }, // a missing user: throw new HttpError(404), problem+json like the router's
  * });
  */
 export function route<const M extends Method, const P extends string, const Q extends RequestParts = {}, const R extends Responses = Responses>(
@@ -44,7 +44,17 @@ export function route<const M extends Method, const P extends string, const Q ex
     if (schema !== null && !isSchema(schema)) throw new TypeError(`route(): responses[${status}] is neither a Standard Schema nor null`);
   }
   for (const scheme of authSchemes(spec)) if (!AUTH.has(scheme)) throw new TypeError(`route(): unknown auth "${scheme}" (bearer, basic, jwt)`);
+  if (404 in spec.responses && constrainsParam(spec.path)) {
+    throw new TypeError(
+      `route(): ${method} ${spec.path} declares a 404, but the router answers this path's 404 itself (problem+json) when a param misses its pattern: leave 404 out and throw new HttpError(404) in the handler, which answers the same problem+json`,
+    );
+  }
   return Object.freeze({ ...spec, request: Object.freeze({ ...request }) }) as Route<M, P, Q, R>;
+}
+
+/** Whether a path has a param with a pattern: a segment that fits the path's shape may still miss the route. */
+function constrainsParam(path: string): boolean {
+  return parseRoute(path).some((s) => s.kind === 'param' && s.re !== null);
 }
 
 /**

@@ -108,8 +108,15 @@ type Shape<T> = { [K in keyof T as T[K] extends undefined ? never : {} extends T
 };
 type Optional<T> = {} extends T ? true : false;
 
+/**
+ * What a client gives for a part that travels as text (params, query, headers): the schema's input,
+ * except where the schema takes anything (`z.coerce.number()` takes `unknown`): there, what it
+ * gives (a number), or the text itself.
+ */
+type TextIn<S> = { [K in keyof In<S>]: unknown extends In<S>[K] ? (K extends keyof Out<S> ? Out<S>[K] : never) | string : In<S>[K] };
+
 type ParamsInput<T extends Route<any, any, any, any>> = T['request']['params'] extends StandardSchemaV1
-  ? In<T['request']['params']>
+  ? TextIn<T['request']['params']>
   : string extends ParamKeys<T['path']>
     ? never
     : [ParamKeys<T['path']>] extends [never]
@@ -118,8 +125,8 @@ type ParamsInput<T extends Route<any, any, any, any>> = T['request']['params'] e
 
 type Inputs<T extends Route<any, any, any, any>> = Shape<{
   params: ParamsInput<T> extends never ? undefined : ParamsInput<T>;
-  query: In<T['request']['query']> extends never ? undefined : In<T['request']['query']>;
-  headers: In<T['request']['headers']> extends never ? undefined : In<T['request']['headers']>;
+  query: In<T['request']['query']> extends never ? undefined : TextIn<T['request']['query']>;
+  headers: In<T['request']['headers']> extends never ? undefined : TextIn<T['request']['headers']>;
   json: In<T['request']['json']> extends never ? undefined : In<T['request']['json']>;
   form: In<T['request']['form']> extends never ? undefined : In<T['request']['form']>;
 }>;

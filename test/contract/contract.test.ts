@@ -4,12 +4,14 @@ import { App } from '../../src/app.ts';
 import { createClient, fillPath, group, implement, openapi, openapiPaths, route } from '../../src/contract/index.ts';
 import { validate } from '../../src/validate.ts';
 import { api, getUser } from './fixture/api.ts';
-import { makeApp } from './fixture/app.ts';
+import { CREDENTIALS, makeApp } from './fixture/app.ts';
 import { openAPIErrors, validateOpenAPI } from './openapi-check.ts';
 
+const BEARER = { authorization: `Bearer ${CREDENTIALS.token}` };
+const BASIC = { authorization: `Basic ${btoa(`${CREDENTIALS.username}:${CREDENTIALS.password}`)}` };
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',
-  headers: { 'content-type': 'application/json', ...headers },
+  headers: { 'content-type': 'application/json', ...BEARER, ...headers },
   body: JSON.stringify(body),
 });
 
@@ -33,7 +35,7 @@ describe('contract > declared routes', () => {
 
   it('a JSON body of the wrong type answers 415, an invalid one 400', async () => {
     const app = makeApp();
-    const wrongType = await app.request('/v1/users', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    const wrongType = await app.request('/v1/users', { method: 'POST', headers: { 'content-type': 'text/plain', ...BEARER }, body: '{}' });
     expect(wrongType.status).toBe(415);
     const invalid = await app.request('/v1/users', json({ name: '' }));
     expect(invalid.status).toBe(400);
@@ -53,16 +55,47 @@ describe('contract > declared routes', () => {
 
   it('a form body is validated', async () => {
     const app = makeApp();
-    const res = await app.request('/v1/users/1/name', { method: 'PUT', body: new URLSearchParams({ name: 'Ada L.' }) });
+    const res = await app.request('/v1/users/1/name', { method: 'PUT', headers: BASIC, body: new URLSearchParams({ name: 'Ada L.' }) });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ id: 1, name: 'Ada L.' });
-    expect((await app.request('/v1/users/1/name', { method: 'PUT', body: new URLSearchParams({ name: '' }) })).status).toBe(400);
+    expect((await app.request('/v1/users/1/name', { method: 'PUT', headers: BASIC, body: new URLSearchParams({ name: '' }) })).status).toBe(400);
   });
 
   it('the pattern constraint still routes: a non-numeric id is a 404, plain routes keep working', async () => {
     const app = makeApp();
     expect((await app.request('/v1/users/abc')).status).toBe(404);
     expect(await (await app.request('/plain/x')).json()).toEqual({ slug: 'x' });
+  });
+
+  it('declared auth is enforced: no credentials 401, before the body is read; any declared scheme will do', async () => {
+    const app = makeApp();
+    const none = await app.request('/v1/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":""}' });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect((await app.request('/v1/users', json({ name: 'Bo' }, { authorization: 'Bearer wrong' }))).status).toBe(401);
+    expect((await app.request('/v1/users/1/name', { method: 'PUT', body: new URLSearchParams({ name: 'x' }) })).status).toBe(401);
+    // The second declared scheme (jwt) takes what the first (bearer) refused.
+    const { SignJWT } = await import('jose');
+    const token = await new SignJWT({ sub: 'ada' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(CREDENTIALS.jwtSecret));
+    expect((await app.request('/v1/users', json({ name: 'Bo' }, { authorization: `Bearer ${token}` }))).status).toBe(201);
+  });
+
+  it('implement() refuses a declared auth scheme that nothing enforces', () => {
+    const r = route({ method: 'GET', path: '/me', auth: 'jwt', responses: { 200: z.string() } });
+    expect(() => implement(new App(), r, (c) => c.json('me', 200))).toThrow(/declares auth 'jwt', and nothing enforces it/);
+    const app = new App();
+    expect(() => implement(app, r, (c) => c.json('me', 200), { auth: { bearer: (_c, next) => next() } })).toThrow(/'jwt'/);
+    expect(app.routeList).toEqual([]);
+  });
+
+  it('route() refuses a 404 on a path whose param has a pattern: the router answers that 404', () => {
+    expect(() => route({ method: 'GET', path: '/p/:id{[0-9]+}', responses: { 200: z.string(), 404: null } })).toThrow(
+      /leave 404 out and throw new HttpError\(404\)/,
+    );
+    expect(route({ method: 'GET', path: '/p/:id', responses: { 200: z.string(), 404: null } }).responses[404]).toBeNull();
   });
 
   it('a missing handler registers nothing', () => {
@@ -98,8 +131,10 @@ describe('contract > openapi', () => {
     const doc = openapi(api, { info, servers: [{ url: 'https://api.example.com' }] });
     expect(await openAPIErrors(doc)).toEqual([]);
     const get = doc.paths['/v1/users/{id}'].get as any;
-    expect(get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[0-9]+)$' } });
-    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '404', 'default']);
+    // A number keeps its type and bounds: a pattern would only apply to a string.
+    expect(get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'integer' } });
+    expect(get.parameters[0].schema.pattern).toBeUndefined();
+    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', 'default']);
     expect(get.responses['400'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
     const list = doc.paths['/v1/users'].get as any;
     expect(list.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([
@@ -156,7 +191,7 @@ describe('contract > openapi', () => {
     const doc = openapi(app, { info });
     expect(await openAPIErrors(doc)).toEqual([]);
     const op = doc.paths['/api/users/{id}'].get as any;
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', 'default']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', 'default']);
     expect(op.summary).toBe('One user');
   });
 
@@ -209,7 +244,7 @@ describe('contract > client', () => {
     expect(res.status).toBe(200);
     if (res.status === 200) expect(res.data.name).toBe('Ada');
     const missing = await c['GET /v1/users/:id{[0-9]+}']({ params: { id: 9 } });
-    expect(missing).toMatchObject({ status: 404, data: null, ok: false });
+    expect(missing).toMatchObject({ status: 404, ok: false, data: { status: 404, detail: 'No such user' } });
   });
 
   it('bodies, query, headers and forms reach the app; errors are problems', async () => {
@@ -222,7 +257,7 @@ describe('contract > client', () => {
     const bad = await c['POST /v1/users']({ json: { name: '' } });
     expect(bad.status).toBe(400);
     if (bad.status === 400) expect(bad.data.errors?.[0].path).toBe('name');
-    const renamed = await c['PUT /v1/users/:id{[0-9]+}/name']({ params: { id: 2 }, form: { name: 'G. Hopper' } });
+    const renamed = await c['PUT /v1/users/:id{[0-9]+}/name']({ params: { id: 2 }, form: { name: 'G. Hopper' }, init: { headers: BASIC } });
     expect(renamed.data).toEqual({ id: 2, name: 'G. Hopper' });
   });
 

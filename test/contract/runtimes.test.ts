@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/contract/index.ts';
 import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
 import type { api } from './fixture/api.ts';
+import { CREDENTIALS } from './fixture/app.ts';
 import { standaloneScript } from './fixture/scalar.ts';
+
+const BEARER = { authorization: `Bearer ${CREDENTIALS.token}` };
+const BASIC = { authorization: `Basic ${btoa(`${CREDENTIALS.username}:${CREDENTIALS.password}`)}` };
+
 import { openAPIErrors } from './openapi-check.ts';
 
 describe.each(RUNTIMES)('contract on %s', (runtime) => {
@@ -44,7 +49,7 @@ describe.each(RUNTIMES)('contract on %s', (runtime) => {
   });
 
   it('the typed client calls every declared route', async () => {
-    const client = createClient<typeof api>(server.url);
+    const client = createClient<typeof api>(server.url, { headers: BEARER });
     const one = await client['GET /v1/users/:id{[0-9]+}']({ params: { id: 1 } });
     expect(one).toMatchObject({ status: 200, ok: true, data: { id: 1, name: 'Ada' } });
     expect((await client['GET /v1/users/:id{[0-9]+}']({ params: { id: 99 } })).status).toBe(404);
@@ -52,7 +57,7 @@ describe.each(RUNTIMES)('contract on %s', (runtime) => {
     expect(created.status).toBe(201);
     expect(created.response.headers.get('x-request-tag')).toBe('rt');
     const id = created.status === 201 ? created.data.id : 0;
-    const renamed = await client['PUT /v1/users/:id{[0-9]+}/name']({ params: { id }, form: { name: 'Grace H.' } });
+    const renamed = await client['PUT /v1/users/:id{[0-9]+}/name']({ params: { id }, form: { name: 'Grace H.' }, init: { headers: BASIC } });
     expect(renamed.data).toEqual({ id, name: 'Grace H.', email: 'grace@example.com' });
     const list = await client['GET /v1/users']({ query: { q: 'Grace', limit: 5 } });
     expect(list.data).toEqual([{ id, name: 'Grace H.', email: 'grace@example.com' }]);
@@ -64,14 +69,14 @@ describe.each(RUNTIMES)('contract on %s', (runtime) => {
   });
 
   it('invalid input answers problem+json 400, a wrong body type 415', async () => {
-    const client = createClient<typeof api>(server.url);
+    const client = createClient<typeof api>(server.url, { headers: BEARER });
     const bad = await client['POST /v1/users']({ json: { name: '' } });
     expect(bad.status).toBe(400);
     expect(bad.response.headers.get('content-type')).toBe('application/problem+json');
     if (bad.status === 400) expect(bad.data.errors?.map((e) => e.path)).toEqual(['name']);
     const query = await client['GET /v1/users']({ query: { limit: 1000 } });
     expect(query.status).toBe(400);
-    const wrongType = await fetch(`${server.url}/v1/users`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"name":"x"}' });
+    const wrongType = await fetch(`${server.url}/v1/users`, { method: 'POST', headers: { 'content-type': 'text/plain', ...BEARER }, body: '{"name":"x"}' });
     expect(wrongType.status).toBe(415);
     await wrongType.arrayBuffer();
   });

@@ -75,4 +75,23 @@ describe('contract > types', () => {
       expect(problem).toBeDefined();
     }
   });
+
+  it('params, query and headers a schema coerces take what it gives, or text; not anything', () => {
+    const coerced = route({
+      method: 'GET',
+      path: '/p/:id{[0-9]+}',
+      request: { params: z.object({ id: z.coerce.number().int().positive() }), query: z.object({ page: z.coerce.number().optional() }) },
+      responses: { 200: Item },
+    });
+    const client = createClient<{ coerced: typeof coerced }>('http://x', { fetch: async () => Response.json({ id: 1, name: 'a' }) });
+    const _calls = () => {
+      client['GET /p/:id{[0-9]+}']({ params: { id: 7 }, query: { page: 2 } });
+      client['GET /p/:id{[0-9]+}']({ params: { id: '7' }, query: { page: '2' } });
+      // @ts-expect-error: an object is not a number, nor text (z.coerce takes `unknown`; the client does not)
+      client['GET /p/:id{[0-9]+}']({ params: { id: { n: 7 } } });
+      // @ts-expect-error: `id` is required
+      client['GET /p/:id{[0-9]+}']({ params: {} });
+    };
+    expect(typeof _calls).toBe('function');
+  });
 });

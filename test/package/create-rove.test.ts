@@ -35,7 +35,9 @@ describe('create-rove', () => {
       'src/deploy.ts',
       'src/worker.ts',
       'test/app.test.ts',
+      'test/workerd/app.test.ts',
       'vitest.config.ts',
+      'vitest.workers.config.ts',
       'tsconfig.json',
       'wrangler.toml',
       'deno.json',
@@ -48,7 +50,7 @@ describe('create-rove', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('my-app');
     expect(pkg.dependencies.rove).toBe(`^${JSON.parse(readFileSync(join(ROOT, 'create-rove/package.json'), 'utf8')).version}`);
-    expect(pkg.scripts.test).toBe('vitest run');
+    expect(pkg.scripts.test).toBe('vitest run && vitest run -c vitest.workers.config.ts');
     expect(readFileSync(join(dir, 'wrangler.toml'), 'utf8')).toContain('name = "my-app"');
     const readme = readFileSync(join(dir, 'README.md'), 'utf8').split('\n');
     expect(readme[0]).toMatch(/^npm install && npm start\s+#/);

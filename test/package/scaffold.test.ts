@@ -3,7 +3,7 @@
 // of the repository so that this repo's dist/ and package.json stay as other test files read
 // them. create-rove writes the app from the tarball, one `npm install` brings every tool, then
 // each start:* script runs through npm with PORT and HOST, and is stopped by its process group.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,16 @@ function run(bin: string, args: string[], cwd: string): string {
     const e = error as { stdout?: string; stderr?: string };
     throw new Error(`${bin} ${args.join(' ')} failed in ${cwd}:\n${e.stderr ?? ''}\n${e.stdout ?? ''}`);
   }
+}
+
+/** run(), without blocking the test's thread: a long command would starve vitest's messages. */
+function runAsync(bin: string, args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${bin} ${args.join(' ')} failed in ${cwd}:\n${stderr}\n${stdout}`));
+      else resolve(stdout);
+    });
+  });
 }
 
 /** The repository as a fresh clone has it (tracked and new files, not ignored ones), sharing node_modules. */
@@ -85,6 +95,13 @@ describe('the scaffolded app', () => {
     expect(pkg.devDependencies.bun).toBe(root.bun);
     for (const bin of ['deno', 'bun', 'wrangler', 'tsx']) expect(existsSync(join(app, 'node_modules/.bin', bin)), bin).toBe(true);
   });
+
+  it('npm test runs its tests on Node, then inside workerd, and they pass; so does the type check', async () => {
+    const out = await runAsync('npm', ['test'], app);
+    expect(out).toMatch(/test\/app\.test\.ts \(5 tests\)/);
+    expect(out).toMatch(/test\/workerd\/app\.test\.ts \(3 tests\)/);
+    await runAsync('npm', ['run', 'typecheck'], app);
+  }, 120_000);
 
   it('has one start:* script per runtime', () => {
     const scripts = Object.keys(JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).scripts).filter((s) => s.startsWith('start:'));
