@@ -46,4 +46,10 @@ describe('parity on the examples', () => {
     expect(result.requests.find((r) => r.name === 'reconnect after event 2')!.body).toContain('id: 3');
     expect(unexplained(result.requests)).toEqual([]);
   }, 120_000);
+
+  it('cache() on five runtimes: a write forgets the stored read everywhere, so every answer agrees', async () => {
+    const result = await run('test/rate-limit/app', readRequests('test/parity/cache.http'));
+    expect(result.requests.map((r) => r.body)).toEqual(['{"version":1}', '{"version":1}', '{"version":2}', '{"version":2}', '{"version":2}']);
+    expect(unexplained(result.requests)).toEqual([]);
+  }, 120_000);
 });

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App, type Context } from '../../src/index.ts';
 import { cache, memoryCache } from '../../src/middleware/cache/index.ts';
+import { WriteOrder } from '../../src/middleware/cache/write-order.ts';
 
 let stored: Map<string, Response>;
 beforeEach(() => {
@@ -148,6 +149,52 @@ describe('cache', () => {
     }
     expect((await app.request('/thing?fail', { method: 'PUT' })).status).toBe(409);
     expect(await read()).toEqual({ version });
+  });
+
+  it('a write between a read and the store of its copy wins: the older copy is never stored after it', async () => {
+    vi.unstubAllGlobals();
+    const inner = memoryCache();
+    let gate: (() => void) | undefined;
+    // A store whose writes wait until the test lets them through: the read's copy is still on its way.
+    const slow = {
+      match: (key: Request) => inner.match(key),
+      put: async (key: Request, res: Response) => {
+        await new Promise<void>((resolve) => {
+          gate = resolve;
+        });
+        await inner.put(key, res);
+      },
+      delete: (key: Request) => inner.delete(key),
+    };
+    const app = new App();
+    let version = 1;
+    app.use(cache({ store: slow }));
+    app.get('/thing', (c) => c.json({ version }, 200, { 'cache-control': 'max-age=60' }));
+    app.put('/thing', (c) => c.json({ version: ++version }));
+    expect(await (await app.request('/thing')).json()).toEqual({ version: 1 }); // its copy waits at the gate
+    await new Promise((r) => setTimeout(r, 10));
+    const put = app.request('/thing', { method: 'PUT' }); // waits for the store under way, then deletes
+    await new Promise((r) => setTimeout(r, 10));
+    gate?.();
+    expect((await put).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 10)); // a stale store, had it gone ahead, would have landed
+    expect(await (await app.request('/thing')).json()).toEqual({ version: 2 });
+  });
+
+  it('WriteOrder: a read begun before a write stores nothing after it; one begun after it does', () => {
+    const order = new WriteOrder(2);
+    const before = order.mark();
+    order.changed('http://h/a');
+    expect(order.mayStore('http://h/a', before)).toBe(false);
+    expect(order.mayStore('http://h/b', before)).toBe(true);
+    expect(order.mayStore('http://h/a', order.mark())).toBe(true);
+    // Past what it remembers, it refuses the reads older than what it forgot.
+    const old = order.mark();
+    order.changed('http://h/b');
+    order.changed('http://h/c');
+    order.changed('http://h/d');
+    expect(order.mayStore('http://h/z', old)).toBe(false);
+    expect(order.mayStore('http://h/z', order.mark())).toBe(true);
   });
 
   it("also forgets the write's Location and Content-Location on the same host, never another host's", async () => {

@@ -206,6 +206,11 @@ function onlyCompression(name: string, ctx: KnownContext): boolean {
   return false;
 }
 
+/** Every runtime answered the same body (after masking): a Content-Length present or not is framing only. */
+function sameBody(ctx: KnownContext): boolean {
+  return new Set([...ctx.answers.values()].map((n) => n.body)).size === 1;
+}
+
 /** The request path names a file of the [assets] directory, maybe under a prefix the app serves it at (/static/app.css). */
 function namesAsset(path: string, ctx: KnownContext): boolean {
   const parts = path.split('?')[0].split('/').filter(Boolean).map(decodeURIComponent);
@@ -233,12 +238,18 @@ export const KNOWN: KnownRule[] = [
   },
   {
     id: 'ended-stream-length',
-    why: 'Bun, and Node (which holds a body back for one macrotask to learn its length), send a Content-Length for a streamed body that has already ended when they write the head; Deno and workerd send it chunked',
-    applies: (d) =>
+    why: 'a streamed body (an SSE stream, a copy from the Cache API) that has already ended when the head is written goes with its Content-Length on some runtimes (Bun; Node, which holds a body back for one macrotask; deno serve for a cached copy) and chunked on others: the bodies, compared apart, agree',
+    applies: (d, _req, ctx) =>
       d.aspect === 'header content-length' &&
       d.groups.length === 2 &&
       d.groups.some((g) => g.value === '(absent)') &&
-      d.groups.filter((g) => g.value !== '(absent)').every((g) => g.runtimes.every((r) => r === 'bun' || r === 'node')),
+      /^\d+$/.test(d.groups.find((g) => g.value !== '(absent)')!.value) &&
+      sameBody(ctx),
+  },
+  {
+    id: 'workers-cache-status',
+    why: "an answer from the Workers Cache API carries Cloudflare's CF-Cache-Status (HIT); the other runtimes' caches add no header",
+    applies: (d) => d.aspect === 'header cf-cache-status' && only(d, 'workers'),
   },
   {
     id: 'compression',

@@ -5,6 +5,7 @@ import type { Handler } from '../../compose.ts';
 import type { Context } from '../../context.ts';
 import { memoryCache } from './memory-store.ts';
 import type { CacheStore } from './store.ts';
+import { WriteOrder } from './write-order.ts';
 
 export interface CacheOptions {
   /** The cache's name, for `caches.open()`. Default `rove`. */
@@ -71,6 +72,7 @@ export function cache(options: CacheOptions = {}): Handler {
             return (opened ??= storage.open(cacheName));
           };
 
+  const order = new WriteOrder();
   let warned = false;
   const warnOnce = (error: unknown) => {
     if (warned) return;
@@ -84,9 +86,10 @@ export function cache(options: CacheOptions = {}): Handler {
       if (SAFE.has(method)) return next();
       await next();
       const status = c.res.status;
-      if (status >= 200 && status < 400) await invalidate(c, storeFor, c.res.headers).catch(warnOnce);
+      if (status >= 200 && status < 400) await invalidate(c, storeFor, order, c.res.headers).catch(warnOnce);
       return;
     }
+    const mark = order.mark();
     // The cache is an optimisation: a store that fails (bare workerd has no cache behind its Cache API) means a miss.
     let store: CacheStore;
     try {
@@ -126,9 +129,15 @@ export function cache(options: CacheOptions = {}): Handler {
     // Workers stores by the response's Cache-Control too: the lifetime this middleware decided.
     if (res.headers.get('cache-control') === null) headers.set('cache-control', `max-age=${lifetime}`);
     // Read the copy in the background, at most maxSize bytes: the client's response is not held up.
+    // A write to the URL that succeeded meanwhile makes this copy old: it is not stored.
     const put = readUpTo(copy.body, maxSize)
-      .then((body) => (body === undefined ? undefined : store.put(key, new Response(body as BodyInit, { status: copy.status, headers }), lifetime)))
+      .then((body) =>
+        body === undefined || !order.mayStore(key.url, mark)
+          ? undefined
+          : store.put(key, new Response(body as BodyInit, { status: copy.status, headers }), lifetime),
+      )
       .catch(warnOnce);
+    order.storing(key.url, put);
     c.executionCtx.waitUntil(put);
   };
 }
@@ -136,8 +145,12 @@ export function cache(options: CacheOptions = {}): Handler {
 type HeaderOf = (name: string) => string | undefined;
 
 /** Forget the target URI, and its Location and Content-Location on the same host (RFC 9111 §4.4). */
-async function invalidate(c: Context<any, any>, storeFor: (c: Context<any, any>) => CacheStore | Promise<CacheStore>, headers: Headers): Promise<void> {
-  const store = await storeFor(c);
+async function invalidate(
+  c: Context<any, any>,
+  storeFor: (c: Context<any, any>) => CacheStore | Promise<CacheStore>,
+  order: WriteOrder,
+  headers: Headers,
+): Promise<void> {
   const target = new URL(c.req.url);
   const urls = new Set([target.href]);
   for (const name of ['location', 'content-location']) {
@@ -150,6 +163,10 @@ async function invalidate(c: Context<any, any>, storeFor: (c: Context<any, any>)
       // not a URL: nothing to forget
     }
   }
+  // Marked at once, before any await: a read's copy whose store has not begun is dropped.
+  const storing = [...urls].map((url) => order.changed(url));
+  const store = await storeFor(c);
+  await Promise.all(storing);
   await Promise.all([...urls].map((url) => store.delete(new Request(url))));
 }
 
