@@ -8,9 +8,9 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Child } from '../../bench/lib/proc.ts';
 import { start } from '../conformance/servers.ts';
-import { type FixtureRuntime, startFixture } from './spawn.ts';
+import { type FixtureRuntime, startFixture, withNode24 } from './spawn.ts';
 
-const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
+const RUNTIMES = withNode24(['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const);
 
 const HEAD = 'rove: GET /boom failed:';
 // Node, Deno and workerd print `Error: handler failed: boom`, Bun `error: …` after a code frame;

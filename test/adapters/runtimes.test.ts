@@ -3,9 +3,9 @@
 // client address, HEAD, and graceful shutdown on SIGTERM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, timeUntilClosed, withHost } from './raw-http.ts';
-import { type Fixture, type FixtureRuntime, startFixture } from './spawn.ts';
+import { type Fixture, type FixtureRuntime, startFixture, withNode24 } from './spawn.ts';
 
-const RUNTIMES: FixtureRuntime[] = ['node', 'deno', 'bun', 'deno-deploy'];
+const RUNTIMES: FixtureRuntime[] = withNode24(['node', 'deno', 'bun', 'deno-deploy'] as const);
 const BAD_HOSTS = ['a b', 'x/inner/panel?', 'a@b', '', 'a\\b', 'a#b', 'a\tb', 'h?x'];
 
 function problem(answer: { status: number; headers: Record<string, string>; body: string }, status: number) {
@@ -106,7 +106,7 @@ describe.each(RUNTIMES)('%s adapter', (runtime) => {
   });
 });
 
-describe.each(['node', 'deno', 'bun'] as const)('%s graceful shutdown', (runtime) => {
+describe.each(withNode24(['node', 'deno', 'bun'] as const))('%s graceful shutdown', (runtime) => {
   it('SIGTERM lets an in-flight request finish, emits server:shutdown, then exits 0', async () => {
     const fx = await startFixture(runtime);
     try {

@@ -1,8 +1,15 @@
 // Starts a fixture entry (test/adapters/fixtures) on one runtime as a direct
 // child process on a free loopback port, and stops it by pid.
 import { type Child, freePort, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { node24OrSkip } from '../conformance/node24.ts';
 
-export type FixtureRuntime = 'node' | 'deno' | 'bun' | 'deno-deploy';
+/** A server runtime; `node24` is the Node entry on Node 24, beside the machine's Node. */
+export type FixtureRuntime = 'node' | 'node24' | 'deno' | 'bun' | 'deno-deploy';
+
+/** `runtimes` with `node24` after `node` where Node 24 is installed (scripts/install-node24.sh). */
+export function withNode24<R extends string>(runtimes: readonly R[]): (R | 'node24')[] {
+  return node24OrSkip() === undefined ? [...runtimes] : runtimes.flatMap((r) => (r === 'node' ? [r, 'node24' as const] : [r]));
+}
 
 export interface Fixture {
   port: number;
@@ -22,7 +29,8 @@ const DENO = ['--allow-net', '--allow-env', '--allow-read'];
 function command(runtime: FixtureRuntime, port: number): { bin: string; args: string[] } {
   switch (runtime) {
     case 'node':
-      return { bin: resolveBin('node'), args: ['--conditions=source', '--import', 'tsx', `${DIR}/node.ts`] };
+    case 'node24':
+      return { bin: runtime === 'node' ? resolveBin('node') : node24OrSkip()!, args: ['--conditions=source', '--import', 'tsx', `${DIR}/node.ts`] };
     case 'deno':
       return { bin: resolveBin('deno'), args: ['run', ...DENO, `${DIR}/deno.ts`] };
     case 'bun':

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_DATA } from '../../examples/hello/app.ts';
 import compiled from '../../examples/hello/views.gen.ts';
 import { createViews } from '../../src/views/index.ts';
-import { RUNTIMES, type Running, start, wranglerVars } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, type Running, start, wranglerVars } from './servers.ts';
 
 const GREETING = 'Hello from the environment';
 const PAGE = await createViews({ compiled }).render('page', PAGE_DATA);
@@ -47,7 +47,7 @@ function raw(
   });
 }
 
-describe.each(RUNTIMES)('conformance on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('conformance on %s', (runtime) => {
   let server: Running;
   let url: string;
   beforeAll(async () => {

@@ -3,7 +3,7 @@
 // server is exactly what is written here (fetch would normalise paths and refuse odd Hosts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RawResponse, rawRequest, slowClient } from './raw.ts';
-import { RUNTIMES, type Running, type Runtime, start } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, isNode, type Running, type Runtime, start } from './servers.ts';
 
 const PROBE = 'test/conformance/probe';
 const TRUSTED_PROXIES = '127.0.0.1,10.0.0.0/8';
@@ -21,7 +21,7 @@ beforeAll(async () => {
       (server) => void into.set(runtime, server),
       (error: unknown) => void startErrors.push(String(error)),
     );
-  await Promise.all(RUNTIMES.flatMap((runtime) => [up(runtime, plain, {}), up(runtime, variant, VARIANT)]));
+  await Promise.all(CONFORMANCE_RUNTIMES.flatMap((runtime) => [up(runtime, plain, {}), up(runtime, variant, VARIANT)]));
 }, 90_000);
 
 afterAll(async () => {
@@ -74,7 +74,7 @@ function json(res: RawResponse, status = 200): any {
 /** A redirect target a browser would take off-site (`//host` or `/\host`). */
 const OFF_SITE = /^\/[/\\]/;
 
-describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('hostile requests on %s', (runtime) => {
   const probe = () => server(plain, runtime);
   const trusting = () => server(variant, runtime);
 
@@ -256,11 +256,11 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
   });
 
   // Deno has no knob to cut a slow client (the README says so); Deno Deploy and Workers sit behind their platform's edge.
-  if (runtime === 'node' || runtime === 'bun') {
+  if (isNode(runtime) || runtime === 'bun') {
     describe('slow clients', () => {
       const half = 'GET / HTTP/1.1\r\nHost: x\r\nX-Half: ';
 
-      if (runtime === 'node') {
+      if (isNode(runtime)) {
         it('a client that sends half its headers is cut off after headersTimeoutMs (1 s here)', async () => {
           const { cutOff, afterMs, answer } = await slowClient(trusting().url, half, 4000);
           expect(cutOff).toBe(true);
@@ -465,7 +465,7 @@ describe.each(RUNTIMES)('hostile requests on %s', (runtime) => {
 
 // Last, because today a header value Deno cannot send takes the whole Deno process down (Deno 2.9.6 panics in
 // http_h1/write.rs: "invalid response header value"), under `deno run` and `deno serve` alike.
-describe.each(RUNTIMES)('a header value the runtime cannot send, on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('a header value the runtime cannot send, on %s', (runtime) => {
   // Node and Deno cannot send a control character in a header value. Bun and workerd can; whether the core
   // refuses it everywhere anyway is not decided (CONTRACT.md), so there either answer is right.
   const refused = runtime !== 'bun' && runtime !== 'workerd';

@@ -10,7 +10,7 @@ import { DEV_CONFIG } from '../../examples/notes/config.ts';
 import { validateOpenAPI } from '../contract/openapi-check.ts';
 import { client, cspDirectives, hs256, Jar, login } from '../notes/client.ts';
 import { rawRequest } from './raw.ts';
-import { RUNTIMES, type Running, start } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, isNode, type Running, start } from './servers.ts';
 
 const CSS_SIZE = statSync(join(ROOT, 'examples/notes/public/app.css')).size;
 
@@ -35,7 +35,7 @@ async function expectProblem(res: Response, status: number, mention?: RegExp): P
   return body;
 }
 
-describe.each(RUNTIMES)('examples/notes on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('examples/notes on %s', (runtime) => {
   let server: Running;
   let url: string;
   beforeAll(async () => {
@@ -303,7 +303,7 @@ describe.each(RUNTIMES)('examples/notes on %s', (runtime) => {
     });
   });
 
-  describe.runIf(runtime === 'node' || runtime === 'deno' || runtime === 'bun')('compression', () => {
+  describe.runIf(isNode(runtime) || runtime === 'deno' || runtime === 'bun')('compression', () => {
     it('GET / with Accept-Encoding: gzip is gzipped, with Vary: Accept-Encoding', async () => {
       const res = await binaryGet(url, '/', { 'accept-encoding': 'gzip' });
       expect(res.status).toBe(200);

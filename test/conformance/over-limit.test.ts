@@ -2,7 +2,7 @@
 // rest (within bounds) before it answers, or, on Node, refuses before `100 Continue` goes out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCARD_BYTES } from '../../adapters/shared/unread-body.ts';
-import { RUNTIMES, type Running, type Runtime, start } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, type Running, type Runtime, start } from './servers.ts';
 import { type Outcome, upload } from './upload-client.ts';
 
 const servers = new Map<Runtime, Running>();
@@ -10,7 +10,7 @@ const startErrors: string[] = [];
 
 beforeAll(async () => {
   await Promise.all(
-    RUNTIMES.map((runtime) =>
+    CONFORMANCE_RUNTIMES.map((runtime) =>
       start(runtime).then(
         (server) => void servers.set(runtime, server),
         (error: unknown) => void startErrors.push(String(error)),
@@ -37,7 +37,7 @@ const EACH = 50;
 // as curl), so those uploads take a second each there and are fewer.
 const each = (runtime: Runtime, expectContinue: boolean) => (runtime === 'workerd' && expectContinue ? 5 : EACH);
 
-describe.each(RUNTIMES)('a body over the limit on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('a body over the limit on %s', (runtime) => {
   it('gets its 413 on every upload: Content-Length and chunked, with and without Expect: 100-continue', async () => {
     const tally: Record<string, Record<string, number>> = {};
     for (const chunked of [false, true]) {

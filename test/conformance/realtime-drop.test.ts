@@ -1,9 +1,9 @@
 // A client that drops the connection without a close frame: every runtime reports close 1006 and no error.
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { RUNTIMES, start } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, start } from './servers.ts';
 
-describe.each(RUNTIMES)('a dropped WebSocket on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('a dropped WebSocket on %s', (runtime) => {
   it('is ws:close 1006, not ws:error', async () => {
     const server = await start(runtime, 'test/conformance/realtime-probe');
     try {

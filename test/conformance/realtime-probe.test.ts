@@ -1,7 +1,7 @@
 // WebSocket behaviour beyond the example's contract, over loopback on all five runtimes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { RUNTIMES, type Running, start } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, type Running, start } from './servers.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,7 +28,7 @@ function closed(ws: WebSocket): Promise<{ code: number; reason: string }> {
   return new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
 }
 
-describe.each(RUNTIMES)('WebSocket probe on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('WebSocket probe on %s', (runtime) => {
   let server: Running;
   let base: string;
   beforeAll(async () => {

@@ -1,9 +1,9 @@
 // Graceful shutdown closes open WebSockets with 1001, on the runtimes whose adapters own the server.
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { start } from './servers.ts';
+import { SERVING_RUNTIMES, start } from './servers.ts';
 
-describe.each(['node', 'deno', 'bun'] as const)('WebSockets at shutdown on %s', (runtime) => {
+describe.each(SERVING_RUNTIMES)('WebSockets at shutdown on %s', (runtime) => {
   it('SIGTERM closes an open socket with 1001, then the server exits 0', async () => {
     const server = await start(runtime, 'examples/realtime');
     try {

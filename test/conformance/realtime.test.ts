@@ -3,7 +3,7 @@
 import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { RUNTIMES, type Running, start } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, type Running, start } from './servers.ts';
 
 interface Closed {
   code: number;
@@ -70,7 +70,7 @@ function parseEvents(text: string): Record<string, string>[] {
     });
 }
 
-describe.each(RUNTIMES)('examples/realtime on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('examples/realtime on %s', (runtime) => {
   let server: Running;
   let wsUrl: string;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from './raw.ts';
 import { ALLOWED_ORIGIN, JWT_SECRET } from './security/app.ts';
-import { RUNTIMES, type Running, type Runtime, start } from './servers.ts';
+import { CONFORMANCE_RUNTIMES, type Running, type Runtime, start } from './servers.ts';
 
 /** One character changed in the middle, where every base64url character carries six bits (the last ones may be padding bits). */
 const tamper = (token: string) => token.slice(0, 10) + (token[10] === 'A' ? 'B' : 'A') + token.slice(11);
@@ -14,7 +14,7 @@ const startErrors: string[] = [];
 
 beforeAll(async () => {
   await Promise.all(
-    RUNTIMES.map((runtime) =>
+    CONFORMANCE_RUNTIMES.map((runtime) =>
       start(runtime, FIXTURE).then(
         (server) => void servers.set(runtime, server),
         (error: unknown) => void startErrors.push(String(error)),
@@ -42,7 +42,7 @@ function setCookie(res: Response, name: string): { pair: string; line: string } 
 const form = (fields: Record<string, string> | [string, string][]) => new URLSearchParams(fields as Record<string, string>).toString();
 const FORM = 'application/x-www-form-urlencoded';
 
-describe.each(RUNTIMES)('security on %s', (runtime) => {
+describe.each(CONFORMANCE_RUNTIMES)('security on %s', (runtime) => {
   const url = (path: string) => server(runtime).url + path;
   const origin = () => server(runtime).url;
 

@@ -5,9 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 import { bundleWorker, workerdConfig } from '../../bench/lib/workerd.ts';
+import { node24OrSkip } from './node24.ts';
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
-export type Runtime = (typeof RUNTIMES)[number];
+/** One of the five runtimes, or `node24`: the Node entry on Node 24 beside the machine's Node. */
+export type Runtime = (typeof RUNTIMES)[number] | 'node24';
+
+/** The conformance suite's runtimes: the five, and Node 24 where it is installed (scripts/install-node24.sh). */
+export const CONFORMANCE_RUNTIMES: readonly Runtime[] = node24OrSkip() === undefined ? RUNTIMES : [...RUNTIMES, 'node24'];
+
+/** The runtimes whose adapter owns the server (`serve()`): Node (both), Deno and Bun. */
+export const SERVING_RUNTIMES: readonly Runtime[] = CONFORMANCE_RUNTIMES.filter((r) => r === 'node' || r === 'node24' || r === 'deno' || r === 'bun');
+
+/** Whether a runtime is Node, of either version. */
+export const isNode = (runtime: Runtime): boolean => runtime === 'node' || runtime === 'node24';
 
 export interface Running {
   runtime: Runtime;
@@ -44,7 +55,8 @@ function textModules(dir: string): Record<string, string> {
 function command(runtime: Runtime, dir: string, port: number, scratch: string, bindings: Record<string, string>): { bin: string; args: string[] } {
   switch (runtime) {
     case 'node':
-      return { bin: resolveBin('node'), args: ['--conditions=source', '--import', 'tsx', `${dir}/node.ts`] };
+    case 'node24':
+      return { bin: runtime === 'node' ? resolveBin('node') : node24OrSkip()!, args: ['--conditions=source', '--import', 'tsx', `${dir}/node.ts`] };
     case 'deno':
       return { bin: resolveBin('deno'), args: ['run', ...DENO, `${dir}/deno.ts`] };
     case 'bun':

@@ -1,8 +1,8 @@
 // Graceful shutdown and client disconnects, on the runtimes whose adapters own the server.
 import { describe, expect, it } from 'vitest';
-import { start } from './servers.ts';
+import { SERVING_RUNTIMES, start } from './servers.ts';
 
-describe.each(['node', 'deno', 'bun'] as const)('adapter on %s', (runtime) => {
+describe.each(SERVING_RUNTIMES)('adapter on %s', (runtime) => {
   it('SIGTERM lets an in-flight response finish, then exits 0', async () => {
     const server = await start(runtime);
     try {
