@@ -4,7 +4,7 @@
 // them. create-rove writes the app from the tarball, one `npm install` brings every tool, then
 // each start:* script runs through npm with PORT and HOST, and is stopped by its process group.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -102,6 +102,15 @@ describe('the scaffolded app', () => {
     expect(out).toMatch(/test\/workerd\/app\.test\.ts \(3 tests\)/);
     await runAsync('npm', ['run', 'typecheck'], app);
   }, 120_000);
+
+  it('opens Deno KV under deno run without a flag: its deno.json asks for the unstable API', async () => {
+    writeFileSync(
+      join(app, 'kv-check.ts'),
+      "const kv = await Deno.openKv(':memory:');\nawait kv.set(['a'], 1);\nconsole.log((await kv.get(['a'])).value);\nkv.close();\n",
+    );
+    expect((await runAsync('npx', ['deno', 'run', 'kv-check.ts'], app)).trim()).toBe('1');
+    rmSync(join(app, 'kv-check.ts'));
+  }, 60_000);
 
   it('has one start:* script per runtime', () => {
     const scripts = Object.keys(JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).scripts).filter((s) => s.startsWith('start:'));
