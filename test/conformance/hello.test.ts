@@ -1,6 +1,7 @@
 // One set of HTTP assertions, run against examples/hello on every runtime.
 
 import { request as httpRequest } from 'node:http';
+import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_DATA } from '../../examples/hello/app.ts';
 import compiled from '../../examples/hello/views.gen.ts';
@@ -119,6 +120,26 @@ describe.each(CONFORMANCE_RUNTIMES)('conformance on %s', (runtime) => {
       expect((await res.arrayBuffer()).byteLength).toBe(0);
       // RFC 9110: a HEAD answer's Content-Length, if any, is the GET body's ({"hello":"world"} is 17 bytes).
       expect([null, '17']).toContain(res.headers.get('content-length'));
+    });
+
+    it('HEAD with Connection: close (as fetch sends it): a server that closes says so in its answer', async () => {
+      const { port } = new URL(url);
+      const socket = connectTcp(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+      });
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.on('connect', resolve));
+      socket.write('HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      // Closed, or still open after 1.5 s (workerd keeps it): a client may reuse only what is not closing.
+      const closed = await Promise.race([
+        new Promise<boolean>((resolve) => socket.on('close', () => resolve(true))),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1500)),
+      ]);
+      socket.destroy();
+      expect(text).toMatch(/^HTTP\/1\.1 200 /);
+      if (closed) expect(text.toLowerCase()).toContain('\r\nconnection: close\r\n');
     });
 
     it('PUT on a GET path answers 405 problem+json with Allow', async () => {
