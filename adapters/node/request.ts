@@ -5,7 +5,7 @@ import { readBody } from '../../src/body.ts';
 import { HttpError } from '../../src/errors.ts';
 import { TOKEN } from '../../src/headers.ts';
 import { invalidJson, type RequestLike } from '../../src/request.ts';
-import { DISCARD_BYTES, DISCARD_MS } from '../shared/unread-body.ts';
+import { discardBody } from '../shared/unread-body.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);
 // Names asked for and found valid: an absent header a route asks for on every request (Range,
@@ -109,40 +109,17 @@ export class NodeRequest implements RequestLike {
   }
 
   /**
-   * Before an error answered while the body was still unread: read and drop the rest, within
-   * DISCARD_BYTES and DISCARD_MS (adapters/shared/unread-body.ts says why). Undefined when
+   * Before an error answered while the body was still unread: read and drop the rest, as every
+   * adapter does (adapters/shared/unread-body.ts says why, and within what). Undefined when
    * nothing is left to drop: the body was read or is being read, or the client still waits for
    * `100 Continue` and will not send it. Past a bound, the connection closes after the answer.
    */
   drop(): Promise<void> | undefined {
-    const incoming = this.incoming;
     // null: read by the native readers (or a method without a body); a locked stream is being read.
-    if (this.#waiting || incoming.complete || this.#body === null || this.#body?.locked || NO_BODY.has(this.method)) return undefined;
-    this.#body = null;
-    const declared = firstHeader(incoming, 'content-length');
-    if (declared !== undefined && Number(declared) > DISCARD_BYTES) {
-      this.outgoing.shouldKeepAlive = false;
-      return undefined;
-    }
-    return new Promise((resolve) => {
-      let left = DISCARD_BYTES;
-      const done = (whole: boolean) => {
-        clearTimeout(timer);
-        incoming.off('data', count);
-        // Not all of it came: node would read the rest to keep the connection; close it instead.
-        if (!whole) this.outgoing.shouldKeepAlive = false;
-        resolve();
-      };
-      const count = (chunk: Buffer) => {
-        left -= chunk.byteLength;
-        if (left <= 0) done(false);
-      };
-      const timer = setTimeout(done, DISCARD_MS, false);
-      incoming.removeAllListeners('data'); // a body stream's: keep nothing
-      incoming.on('data', count);
-      incoming.once('end', () => done(true));
-      incoming.once('close', () => done(incoming.complete));
-      incoming.resume();
+    if (this.#waiting || this.incoming.complete || this.#body === null || this.#body?.locked || NO_BODY.has(this.method)) return undefined;
+    return discardBody(this.body!, firstHeader(this.incoming, 'content-length') ?? null).then((whole) => {
+      // Not all of it came: node would read the rest to keep the connection; close it instead.
+      if (!whole) this.outgoing.shouldKeepAlive = false;
     });
   }
 

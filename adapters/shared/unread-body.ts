@@ -24,11 +24,14 @@ export function afterUnreadBody(request: Request, res: Response): Response | Pro
   return discardBody(body, request.headers.get('content-length')).then(() => res);
 }
 
-/** Read and drop a body within DISCARD_BYTES and DISCARD_MS; one declared past DISCARD_BYTES is cancelled unread. */
-export async function discardBody(body: ReadableStream<Uint8Array>, declared: string | null): Promise<void> {
+/**
+ * Read and drop a body within DISCARD_BYTES and DISCARD_MS; one declared past DISCARD_BYTES is
+ * cancelled unread. True when the body was read to its end: the connection can carry another request.
+ */
+export async function discardBody(body: ReadableStream<Uint8Array>, declared: string | null): Promise<boolean> {
   if (declared !== null && Number(declared) > DISCARD_BYTES) {
     await body.cancel().catch(() => {});
-    return;
+    return false;
   }
   const reader = body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,11 +42,13 @@ export async function discardBody(body: ReadableStream<Uint8Array>, declared: st
   try {
     while (left > 0) {
       const step = await Promise.race([reader.read(), late]);
-      if (step === undefined || step.done) return;
+      if (step === undefined) return false;
+      if (step.done) return true;
       left -= step.value.byteLength;
     }
+    return false;
   } catch {
-    // The client went away: nothing is left to drop.
+    return false; // the client went away: nothing is left to drop
   } finally {
     clearTimeout(timer);
     await reader.cancel().catch(() => {});

@@ -3,13 +3,10 @@
 import { type Child, freePort, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 import { node24OrSkip } from '../conformance/node24.ts';
 
+export { withNode24 } from '../conformance/node24.ts';
+
 /** A server runtime; `node24` is the Node entry on Node 24, beside the machine's Node. */
 export type FixtureRuntime = 'node' | 'node24' | 'deno' | 'bun' | 'deno-deploy';
-
-/** `runtimes` with `node24` after `node` where Node 24 is installed (scripts/install-node24.sh). */
-export function withNode24<R extends string>(runtimes: readonly R[]): (R | 'node24')[] {
-  return node24OrSkip() === undefined ? [...runtimes] : runtimes.flatMap((r) => (r === 'node' ? [r, 'node24' as const] : [r]));
-}
 
 export interface Fixture {
   port: number;

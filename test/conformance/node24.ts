@@ -28,3 +28,8 @@ export function node24OrSkip(): string | undefined {
   told = true;
   return undefined;
 }
+
+/** `runtimes` with `node24` after `node` where Node 24 is installed (scripts/install-node24.sh). */
+export function withNode24<R extends string>(runtimes: readonly R[]): (R | 'node24')[] {
+  return node24OrSkip() === undefined ? [...runtimes] : runtimes.flatMap((r) => (r === 'node' ? [r, 'node24' as const] : [r]));
+}

@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
 import { bundleWorker, workerdConfig } from '../../bench/lib/workerd.ts';
-import { node24OrSkip } from './node24.ts';
+import { node24OrSkip, withNode24 } from './node24.ts';
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
 /** One of the five runtimes, or `node24`: the Node entry on Node 24 beside the machine's Node. */
 export type Runtime = (typeof RUNTIMES)[number] | 'node24';
 
 /** The conformance suite's runtimes: the five, and Node 24 where it is installed (scripts/install-node24.sh). */
-export const CONFORMANCE_RUNTIMES: readonly Runtime[] = node24OrSkip() === undefined ? RUNTIMES : [...RUNTIMES, 'node24'];
+export const CONFORMANCE_RUNTIMES: readonly Runtime[] = withNode24(RUNTIMES);
 
 /** The runtimes whose adapter owns the server (`serve()`): Node (both), Deno and Bun. */
 export const SERVING_RUNTIMES: readonly Runtime[] = CONFORMANCE_RUNTIMES.filter((r) => r === 'node' || r === 'node24' || r === 'deno' || r === 'bun');

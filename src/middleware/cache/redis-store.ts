@@ -1,3 +1,4 @@
+import { fromBase64Url, toBase64Url } from '../../base64url.ts';
 import { type CacheStore, fromStored, toStored } from './store.ts';
 
 /**
@@ -16,7 +17,7 @@ export interface RedisCacheOptions {
 /**
  * Copies kept in Redis, shared by every process and machine that uses the same server: a write
  * through one invalidates the copy for all. Redis expires each copy when it stops being fresh
- * (SET … PX), so nothing has to sweep. Bodies are stored as base64 in JSON. Give a connected
+ * (SET … PX), so nothing has to sweep. Bodies are stored as base64url in JSON. Give a connected
  * client; where the client depends on the request (per runtime, per tenant), cache()'s `store`
  * takes a function of the context instead. When Redis fails, cache() logs it once and passes
  * requests through (see docs/rate-limit.md#cache).
@@ -35,29 +36,16 @@ export function redisCache(redis: RedisLike, options: RedisCacheOptions = {}): C
       if (value === null || value === undefined) return undefined;
       if (typeof value !== 'string') throw new TypeError('redisCache: unexpected reply from Redis');
       const { status, headers, body } = JSON.parse(value) as { status: number; headers: [string, string][]; body: string };
-      return fromStored({ status, headers, body: base64Bytes(body) });
+      const bytes = fromBase64Url(body);
+      return bytes === null ? undefined : fromStored({ status, headers, body: bytes });
     },
     async put(key, response, ttlSeconds = 60) {
       const { status, headers, body } = await toStored(response);
-      const value = JSON.stringify({ status, headers, body: bytesBase64(body) });
+      const value = JSON.stringify({ status, headers, body: toBase64Url(body) });
       await redis.sendCommand(['SET', prefix + key.url, value, 'PX', String(Math.max(1, Math.ceil(ttlSeconds * 1000)))]);
     },
     async delete(key) {
       return redis.sendCommand(['DEL', prefix + key.url]);
     },
   };
-}
-
-// btoa and atob take byte strings: 32 KiB at a time keeps the argument list short.
-function bytesBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-function base64Bytes(text: string): Uint8Array {
-  const s = atob(text);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
 }

@@ -54,7 +54,7 @@ describe('an unread request body', () => {
 
   it('that never ends is dropped only up to DISCARD_BYTES, then cancelled', async () => {
     const { body, seen } = source(Number.POSITIVE_INFINITY);
-    await discardBody(body, null);
+    expect(await discardBody(body, null)).toBe(false);
     expect(seen.pulled).toBeGreaterThanOrEqual(DISCARD_BYTES);
     // The chunk that crossed the bound, and one the stream queued ahead.
     expect(seen.pulled).toBeLessThanOrEqual(DISCARD_BYTES + 2 * 64 * 1024);
@@ -63,7 +63,7 @@ describe('an unread request body', () => {
 
   it('with a declared length past DISCARD_BYTES is cancelled unread', async () => {
     const { body, seen } = source(Number.POSITIVE_INFINITY);
-    await discardBody(body, String(DISCARD_BYTES + 1));
+    expect(await discardBody(body, String(DISCARD_BYTES + 1))).toBe(false);
     expect(seen.pulled).toBeLessThanOrEqual(64 * 1024);
     expect(seen.cancelled).toBe(true);
   });
@@ -88,6 +88,12 @@ describe('an unread request body', () => {
     expect(cancelled).toBe(true);
   });
 
+  it('read to its end reports it, so the connection can be kept', async () => {
+    const { body, seen } = source(256 * 1024);
+    expect(await discardBody(body, '262144')).toBe(true);
+    expect(seen.pulled).toBe(256 * 1024);
+  });
+
   it('that errors mid-way (the client went away) ends the drop quietly', async () => {
     let n = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -96,6 +102,6 @@ describe('an unread request body', () => {
         else controller.enqueue(new Uint8Array(1024));
       },
     });
-    await expect(discardBody(body, null)).resolves.toBeUndefined();
+    await expect(discardBody(body, null)).resolves.toBe(false);
   });
 });
