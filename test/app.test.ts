@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { getCookie, setCookie } from '../src/cookie.ts';
-import { htmlErrorPage } from '../src/error-page.ts';
+import { htmlErrorPage } from '../src/core/error-page.ts';
+import { getCookie, setCookie } from '../src/http/cookie.ts';
 import { App, bodyLimit, HttpError, validate } from '../src/index.ts';
-import { redirectTrailingSlash } from '../src/trailing-slash.ts';
+import { redirectTrailingSlash } from '../src/routing/trailing-slash.ts';
 import { createViews } from '../src/views/index.ts';
 
 const req = (path: string, init?: RequestInit) => new Request(`http://localhost${path}`, init);

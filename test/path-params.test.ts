@@ -3,7 +3,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { App, type Env, type Handler, validate } from '../src/index.ts';
-import type { ParamKeys, ParamName, PathParams } from '../src/path-params.ts';
+import type { ParamKeys, ParamName, PathParams } from '../src/routing/path-params.ts';
 
 describe('typed params', () => {
   it('a declared param is a string, and the names come from the pattern', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { queryValue } from '../src/core/request.ts';
 import { App } from '../src/index.ts';
-import { queryValue } from '../src/request.ts';
 
 // The app reads what follows the URL's '?'; URLSearchParams drops one leading '?' of its own,
 // so the reference gets one to drop (a query that itself starts with '?' keeps it, as in a URL).

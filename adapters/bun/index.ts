@@ -1,5 +1,5 @@
-import type { App } from '../../src/app.ts';
-import { internalError } from '../../src/errors.ts';
+import type { App } from '../../src/core/app.ts';
+import { internalError } from '../../src/core/errors.ts';
 import { checkUnlessBuilt, respondChecked } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { BAD_HOST, NO_HOST, refuse } from '../shared/request-check.ts';

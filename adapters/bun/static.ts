@@ -8,7 +8,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Handler } from '../../src/compose.ts';
+import type { Handler } from '../../src/core/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../../src/middleware/static/index.ts';
 import { serveFrom } from '../../src/middleware/static/index.ts';
 import { Recent } from '../../src/middleware/static/recent.ts';

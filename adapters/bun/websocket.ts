@@ -1,6 +1,6 @@
 // WebSockets on Bun: server.upgrade() and the `websocket` handlers of Bun.serve,
 // which dispatch to each socket's session.
-import { errorResponse, HttpError } from '../../src/errors.ts';
+import { errorResponse, HttpError } from '../../src/core/errors.ts';
 import type { SocketEvents, Upgrade } from '../../src/websocket/protocol.ts';
 import type { OpenSockets } from '../shared/websockets.ts';
 

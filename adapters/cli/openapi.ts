@@ -12,7 +12,7 @@ import type { Contract, Route } from '../../src/contract/types.ts';
 export const OPENAPI_USAGE = `usage: rove openapi <module> [--export name] [--out file] [--title t] [--version v] [--server url]
   Imports <module> and writes the OpenAPI 3.1 document of the App it exports (its declared and
   plain routes), or of the route()/group() declarations it exports, as JSON.
-  <module> exports the app without serving it (src/app.ts, not the entry that calls serve()).
+  <module> exports the app without serving it (src/core/app.ts, not the entry that calls serve()).
   A .ts module: run under Bun or Deno, on Node 22.18+, or with tsx installed (it is loaded through it).
   --export <name>    the export to document (default: default, then app, then the only App or contract)
   --out <file>       where to write (default: stdout)

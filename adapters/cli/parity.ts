@@ -12,7 +12,7 @@ export const PARITY_USAGE = `usage: rove parity [requests.http | requests.json .
   With no request file: requests.http if there is one, else requests derived from the routes.
   --runtimes node,deno,bun,deploy,workers   which runtimes (default: all five)
   --routes               also derive requests from the app's route table (--app)
-  --app <module>         the module exporting the App (default: src/app.ts)
+  --app <module>         the module exporting the App (default: src/core/app.ts)
   --node <entry> --deno <entry> --bun <entry> --deploy <entry>   entries (default: src/<name>.ts)
   --workers <wrangler.toml>   the Workers config (default: wrangler.toml); its [vars] reach every runtime's env
   --env KEY=VALUE        more environment for node, deno and bun (repeatable)
@@ -58,7 +58,7 @@ export async function parityCommand(argv: string[]): Promise<number> {
     let files = args.positionals;
     if (files.length === 0 && !v.routes && existsSync(resolve(cwd, 'requests.http'))) files = ['requests.http'];
     for (const f of files) requests.push(...readRequests(resolve(cwd, f)));
-    if (v.routes || files.length === 0) requests.push(...requestsFromRoutes(await routesOf(v.app ?? 'src/app.ts', cwd, nodeArgs)));
+    if (v.routes || files.length === 0) requests.push(...requestsFromRoutes(await routesOf(v.app ?? 'src/core/app.ts', cwd, nodeArgs)));
   } catch (error) {
     console.error(`parity: ${(error as Error).message}`);
     return 2;

@@ -1,6 +1,6 @@
-import type { App } from '../../src/app.ts';
-import type { ExecutionContext } from '../../src/context.ts';
-import { internalError } from '../../src/errors.ts';
+import type { App } from '../../src/core/app.ts';
+import type { ExecutionContext } from '../../src/core/context.ts';
+import { internalError } from '../../src/core/errors.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
 import { afterUnreadBody } from '../shared/unread-body.ts';
 import { completeWorker } from './websocket.ts';

@@ -7,7 +7,7 @@
  * caching (no Last-Modified; Range as the platform does it: Miniflare 4
  * answers the whole file), and a missing asset falls through to the next handler.
  */
-import type { Handler } from '../../src/compose.ts';
+import type { Handler } from '../../src/core/compose.ts';
 import { normalizePrefix, type ServeStaticOptions, staticPath } from '../../src/middleware/static/index.ts';
 import { refuse } from '../../src/middleware/static/serve.ts';
 

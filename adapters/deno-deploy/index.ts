@@ -1,5 +1,5 @@
-import type { App } from '../../src/app.ts';
-import { internalError } from '../../src/errors.ts';
+import type { App } from '../../src/core/app.ts';
+import { internalError } from '../../src/core/errors.ts';
 import { denoHeader } from '../deno/header.ts';
 import { checkDenoRequest } from '../deno/request-check.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from '../deno/serve-info.ts';

@@ -1,5 +1,5 @@
-import type { App } from '../../src/app.ts';
-import { internalError } from '../../src/errors.ts';
+import type { App } from '../../src/core/app.ts';
+import { internalError } from '../../src/core/errors.ts';
 import { respondChecked } from '../shared/checked-response.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
 import type { GroupChild, ServeHandle, ServeOptions } from '../shared/serve-options.ts';

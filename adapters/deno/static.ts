@@ -8,7 +8,7 @@
  * are read in one call (and kept when settled), larger ones streamed (the whole
  * file through `FsFile.readable`, Deno's own file body).
  */
-import type { Handler } from '../../src/compose.ts';
+import type { Handler } from '../../src/core/compose.ts';
 import type { FileSource, OpenResult, ServeStaticOptions } from '../../src/middleware/static/index.ts';
 import { FileCache, type FileStat, type FileVersion, inMemory, serveFrom } from '../../src/middleware/static/index.ts';
 import { realPathSource } from '../../src/middleware/static/real-path-source.ts';

@@ -1,8 +1,8 @@
 // WebSockets on Deno and Deno Deploy: Deno.upgradeWebSocket does the handshake
 // and runs the idle timeout with its own ping/pong.
-import type { ServerBinding } from '../../src/app-types.ts';
-import type { Context, ExecutionContext } from '../../src/context.ts';
-import { errorResponse, HttpError } from '../../src/errors.ts';
+import type { ServerBinding } from '../../src/core/app-types.ts';
+import type { Context, ExecutionContext } from '../../src/core/context.ts';
+import { errorResponse, HttpError } from '../../src/core/errors.ts';
 import { type RawSocket, type SocketEvents, type Upgrade, upgradeOf } from '../../src/websocket/protocol.ts';
 import { checkUnlessBuilt } from '../shared/checked-response.ts';
 import type { OpenSockets } from '../shared/websockets.ts';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { App, BoundHandler } from '../../src/app.ts';
+import type { App, BoundHandler } from '../../src/core/app.ts';
 // Types only: node:worker_threads (rove/node/threads), `ws` and the group code load when the app
 // passes them in, so a bundle without them has none of them.
 import type { ThreadSpawner } from '../../src/threads/pool.ts';

@@ -1,10 +1,10 @@
 // The Node adapter's lazy request: what the core reads from an IncomingMessage,
 // built only when read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../../src/body.ts';
-import { HttpError } from '../../src/errors.ts';
-import { TOKEN } from '../../src/headers.ts';
-import { invalidJson, type RequestLike } from '../../src/request.ts';
+import { HttpError } from '../../src/core/errors.ts';
+import { invalidJson, type RequestLike } from '../../src/core/request.ts';
+import { readBody } from '../../src/http/body.ts';
+import { TOKEN } from '../../src/http/headers.ts';
 import { discardBody } from '../shared/unread-body.ts';
 
 const NO_BODY = new Set(['GET', 'HEAD']);

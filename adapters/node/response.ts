@@ -4,10 +4,10 @@
 // header record, so the adapter writes it with one writeHead + end. The real
 // Response is built the first time anything beyond status/ok/headers is used.
 import type { ServerResponse } from 'node:http';
-import { checkHeaders, isSendable, TOKEN } from '../../src/headers.ts';
-import { type HeaderRecord, toHeadersInit } from '../../src/response.ts';
+import { type HeaderRecord, toHeadersInit } from '../../src/core/response.ts';
+import { checkHeaders, isSendable, TOKEN } from '../../src/http/headers.ts';
 
-export type { HeaderRecord } from '../../src/response.ts';
+export type { HeaderRecord } from '../../src/core/response.ts';
 
 type Payload = string | Uint8Array | null;
 

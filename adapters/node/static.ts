@@ -7,7 +7,7 @@
  * are read in one call (and kept when settled), larger ones streamed in 64 KiB chunks.
  */
 import { join } from 'node:path';
-import type { Handler } from '../../src/compose.ts';
+import type { Handler } from '../../src/core/compose.ts';
 import type { FileSource, FileStat, OpenResult, ServeStaticOptions } from '../../src/middleware/static/index.ts';
 import { FileCache, inMemory, serveFrom } from '../../src/middleware/static/index.ts';
 import { realPathSource } from '../../src/middleware/static/real-path-source.ts';

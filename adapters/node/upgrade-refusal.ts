@@ -1,6 +1,6 @@
 // The answers rove/node gives a WebSocket route it cannot upgrade, apart from websocket.ts, which
 // loads `ws`: rove/node imports only this, and `ws` comes in when the app passes webSockets.
-import { errorResponse, HttpError } from '../../src/errors.ts';
+import { errorResponse, HttpError } from '../../src/core/errors.ts';
 import type { NodeWebSockets } from './websocket.ts';
 
 /** A WebSocket route reached through 'request': the server has no 'upgrade' listener of ours. */

@@ -2,8 +2,9 @@
 // (a subclass), built from a header record the context already checked, and it notes when its
 // headers are read: a response nobody touched since needs no second check before the runtime
 // writes it (Deno panics on a control character in a header value, Bun writes it as is).
-import { checkHeaders } from '../../src/headers.ts';
-import type { HeaderRecord } from '../../src/response.ts';
+
+import type { HeaderRecord } from '../../src/core/response.ts';
+import { checkHeaders } from '../../src/http/headers.ts';
 
 const headersOf = Object.getOwnPropertyDescriptor(Response.prototype, 'headers')!.get! as (this: Response) => Headers;
 // One init per content type for a 200 with only that header: no header object per response.

@@ -1,4 +1,4 @@
-import type { App } from '../../src/app.ts';
+import type { App } from '../../src/core/app.ts';
 
 import type { ServerDriver } from './server.ts';
 

@@ -1,4 +1,4 @@
-import type { ExecutionContext } from '../../src/context.ts';
+import type { ExecutionContext } from '../../src/core/context.ts';
 
 /** Options every runtime's `serve()` takes. */
 export interface ServeOptions {

@@ -2,7 +2,7 @@
 // listening URL and event, graceful shutdown with a bounded grace, signals,
 // the process-error watcher and app.shutdown(). Each runtime file implements
 // only `ServerDriver`.
-import type { App } from '../../src/app.ts';
+import type { App } from '../../src/core/app.ts';
 import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
 /** A bound address, as the runtime reports it. */

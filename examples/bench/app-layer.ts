@@ -15,7 +15,7 @@ import {
   SESSION_SECRET,
   STATIC_CACHE_CONTROL,
 } from '../../bench/shared/app-layer.ts';
-import type { Handler } from '../../src/compose.ts';
+import type { Handler } from '../../src/core/compose.ts';
 import type { App } from '../../src/index.ts';
 import { cors } from '../../src/middleware/cors/index.ts';
 import { csrf, csrfToken } from '../../src/middleware/csrf/index.ts';

@@ -1,8 +1,8 @@
-import type { App } from '../app.ts';
-import type { Handler } from '../compose.ts';
-import type { Context, Env } from '../context.ts';
-import { HttpError } from '../errors.ts';
-import { recordValid, type ValidationIssue, validate } from '../validate.ts';
+import type { App } from '../core/app.ts';
+import type { Handler } from '../core/compose.ts';
+import type { Context, Env } from '../core/context.ts';
+import { HttpError } from '../core/errors.ts';
+import { recordValid, type ValidationIssue, validate } from '../core/validate.ts';
 import { authSchemes, isRoute, routesOf } from './route.ts';
 import type { AuthScheme, Contract, ContractHandler, ContractHandlers, Route, StandardSchemaV1 } from './types.ts';
 

@@ -1,7 +1,7 @@
-import type { App } from '../app.ts';
-import type { Handler } from '../compose.ts';
-import { parseRoute, routeVariants, type Segment } from '../pattern.ts';
-import { type ValidationTarget, validation } from '../validate.ts';
+import type { App } from '../core/app.ts';
+import type { Handler } from '../core/compose.ts';
+import { type ValidationTarget, validation } from '../core/validate.ts';
+import { parseRoute, routeVariants, type Segment } from '../routing/pattern.ts';
 import { declaredRoute } from './implement.ts';
 import { authSchemes, routesOf } from './route.ts';
 import type { Contract, Route, StandardSchemaV1 } from './types.ts';

@@ -1,4 +1,4 @@
-import type { Handler } from '../compose.ts';
+import type { Handler } from '../core/compose.ts';
 
 /** What `referenceHandler()` takes. */
 export interface ReferenceOptions {

@@ -1,4 +1,4 @@
-import { joinPath, parseRoute } from '../pattern.ts';
+import { joinPath, parseRoute } from '../routing/pattern.ts';
 import type { Contract, Method, Prefixed, RequestParts, Responses, Route, RouteSpec } from './types.ts';
 
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);

@@ -6,11 +6,11 @@
  * needs (its valid inputs, its reply bodies by status), and nothing walks the whole contract
  * except the client's key list, so a contract of hundreds of routes stays cheap.
  */
-import type { Context, Env } from '../context.ts';
-import type { ParamKeys, PathParams } from '../path-params.ts';
-import type { StandardSchemaV1 } from '../validate.ts';
+import type { Context, Env } from '../core/context.ts';
+import type { StandardSchemaV1 } from '../core/validate.ts';
+import type { ParamKeys, PathParams } from '../routing/path-params.ts';
 
-export type { StandardSchemaV1 } from '../validate.ts';
+export type { StandardSchemaV1 } from '../core/validate.ts';
 
 /** The methods a declared route may use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';

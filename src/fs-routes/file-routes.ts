@@ -1,4 +1,4 @@
-import { App } from '../app.ts';
+import { App } from '../core/app.ts';
 import type { RouteLoader } from './loader.ts';
 import type { RouteManifest } from './manifest.ts';
 import { type FileRoutesOptions, mountFileRoutes } from './mount.ts';

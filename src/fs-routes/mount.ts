@@ -1,4 +1,4 @@
-import type { App } from '../app.ts';
+import type { App } from '../core/app.ts';
 import { classifyRouteFile, FileRouteError } from './conventions.ts';
 import { loaderForDirectory, type RouteLoader } from './loader.ts';
 import { isRouteManifest, manifestEntries, type RouteManifest } from './manifest.ts';

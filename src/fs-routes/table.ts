@@ -1,4 +1,4 @@
-import type { Handler } from '../compose.ts';
+import type { Handler } from '../core/compose.ts';
 import { classifyRouteFile, FileRouteError, type RouteFile } from './conventions.ts';
 
 /** A route module as imported: its namespace object. */

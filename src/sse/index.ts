@@ -4,7 +4,7 @@
  * returns. A client that goes away aborts `stream.signal` and turns further sends
  * into no-ops, so nothing keeps producing for nobody.
  */
-import type { Context } from '../context.ts';
+import type { Context } from '../core/context.ts';
 import { comment, formatEvent, type SSEMessage } from './frame.ts';
 
 export { comment, formatEvent, type SSEMessage } from './frame.ts';

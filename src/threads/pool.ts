@@ -1,5 +1,5 @@
-import { HttpError } from '../errors.ts';
-import type { EventBus } from '../events.ts';
+import { HttpError } from '../core/errors.ts';
+import type { EventBus } from '../core/events.ts';
 import type { PoolMode, ThreadPoolOptions, ThreadPoolStats, ThreadSpawner, WorkerThread } from './pool-types.ts';
 import { type ReplyMessage, type SerializedError, serializeError, type TaskModule } from './protocol.ts';
 import type { RunOptions, ThreadRunner } from './runner.ts';

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../core/errors.ts';
 
 export interface RunOptions {
   /** The task module export to call (default `'default'`). */

@@ -1,6 +1,6 @@
 // The checks a WebSocket route makes before it agrees to upgrade (RFC 6455 §4.2.1),
 // the same on every runtime, so a refusal looks the same everywhere.
-import type { Context } from '../context.ts';
+import type { Context } from '../core/context.ts';
 
 /** Who may open a socket from a browser, besides pages of the server's own host. */
 export type AllowedOrigins = readonly string[] | '*' | ((origin: string, c: Context<any, any>) => boolean);

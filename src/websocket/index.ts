@@ -5,8 +5,8 @@
  * the upgrade with its runtime's own mechanism (see docs/realtime.md) and feeds the
  * socket to your handlers. Nothing here touches a runtime.
  */
-import type { Context } from '../context.ts';
-import { HttpError } from '../errors.ts';
+import type { Context } from '../core/context.ts';
+import { HttpError } from '../core/errors.ts';
 import { type AllowedOrigins, chooseProtocol, hasToken, originAllowed, validKey } from './handshake.ts';
 import { type RawSocket, UPGRADE, type Upgrade } from './protocol.ts';
 import { Session, type WSEvents } from './session.ts';

@@ -1,7 +1,7 @@
 // One open WebSocket, the same on every runtime: size limit, idle timeout,
 // backpressure, close codes, the app's handlers and the bus events. The adapter
 // only moves frames (see protocol.ts).
-import type { Context } from '../context.ts';
+import type { Context } from '../core/context.ts';
 import type { RawSocket, SocketEvents } from './protocol.ts';
 
 /** The socket as handlers see it. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { App } from '../../src/app.ts';
 import { createClient, fillPath, group, implement, openapi, openapiPaths, route } from '../../src/contract/index.ts';
-import { validate } from '../../src/validate.ts';
+import { App } from '../../src/core/app.ts';
+import { validate } from '../../src/core/validate.ts';
 import { api, getUser } from './fixture/api.ts';
 import { CREDENTIALS, makeApp } from './fixture/app.ts';
 import { openAPIErrors, validateOpenAPI } from './openapi-check.ts';

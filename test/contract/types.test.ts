@@ -2,8 +2,8 @@
 // fails if a @ts-expect-error below stops being an error. The runtime part only registers.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { App } from '../../src/app.ts';
 import { createClient, implement, route } from '../../src/contract/index.ts';
+import { App } from '../../src/core/app.ts';
 
 const Item = z.object({ id: z.number(), name: z.string() });
 const createItem = route({

@@ -1,7 +1,7 @@
 // Defects found by restating a peer framework's middleware tests against Rove, each pinned here
 // in process; test/adapters/trace.test.ts checks TRACE over real HTTP on every runtime.
 import { describe, expect, it } from 'vitest';
-import { parseCookies, serializeCookie } from '../../src/cookies.ts';
+import { parseCookies, serializeCookie } from '../../src/http/cookies.ts';
 import { App } from '../../src/index.ts';
 import { jwt } from '../../src/middleware/auth/index.ts';
 import { csrf } from '../../src/middleware/csrf/index.ts';
@@ -132,7 +132,7 @@ describe('etag() and compress() with headers set through c.header() and cookies'
   it('sends a cookie once, and a 304 only what a 304 may carry', async () => {
     const { etag } = await import('../../src/middleware/etag/index.ts');
     const { compress } = await import('../../src/middleware/compress/index.ts');
-    const { setCookie } = await import('../../src/cookie.ts');
+    const { setCookie } = await import('../../src/http/cookie.ts');
     for (const mw of [etag(), compress({ threshold: 0 })]) {
       const app = new App();
       app.use(mw);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie, signCookieValue, verifyCookieValue } from '../../src/cookie.ts';
-import { parseCookies, serializeCookie } from '../../src/cookies.ts';
+import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie, signCookieValue, verifyCookieValue } from '../../src/http/cookie.ts';
+import { parseCookies, serializeCookie } from '../../src/http/cookies.ts';
 import { App } from '../../src/index.ts';
 
 const KEY = 'cookie-signing-secret-0123456789';

@@ -1,6 +1,6 @@
 // rove/error-page: the opt-in HTML page, and what the app does with and without it.
 import { describe, expect, it } from 'vitest';
-import { htmlErrorPage, prefersHtml } from '../../src/error-page.ts';
+import { htmlErrorPage, prefersHtml } from '../../src/core/error-page.ts';
 import { App, HttpError } from '../../src/index.ts';
 
 const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';

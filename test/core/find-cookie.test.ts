@@ -1,7 +1,7 @@
 // findCookie (one name, read once: the session middleware) answers exactly what parseCookies would.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findCookie, parseCookies } from '../../src/cookies.ts';
+import { findCookie, parseCookies } from '../../src/http/cookies.ts';
 
 describe('findCookie', () => {
   it('gives the first value of a name, trimmed, unquoted and decoded, as parseCookies does', () => {

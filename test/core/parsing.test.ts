@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { setCookie } from '../../src/cookie.ts';
+import { setCookie } from '../../src/http/cookie.ts';
 import { App, validate } from '../../src/index.ts';
-import { redirectTrailingSlash } from '../../src/trailing-slash.ts';
+import { redirectTrailingSlash } from '../../src/routing/trailing-slash.ts';
 
 const post = (path: string, body: string, type: string) => new Request(`http://localhost${path}`, { method: 'POST', body, headers: { 'content-type': type } });
 

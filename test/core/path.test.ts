@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/index.ts';
-import { normalizePath } from '../../src/path.ts';
+import { normalizePath } from '../../src/routing/path.ts';
 
 const piece = fc.constantFrom('a', 'b', '.', '..', '%2e', '%2E', '%2e%2e', '\\', '%41', 'é', '%2f', '%2F', '', '.well-known', 'x.y');
 const rawPath = fc.array(piece, { minLength: 1, maxLength: 6 }).map((parts) => `/${parts.join('/')}`);

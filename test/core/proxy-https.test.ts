@@ -1,10 +1,10 @@
 // A TLS-terminating proxy that the app trusts makes a request count as https for the session
 // cookie's Secure flag and for HSTS; the same headers from an untrusted peer change nothing.
 import { describe, expect, it } from 'vitest';
+import { trustProxy } from '../../src/http/trust-proxy.ts';
 import { App } from '../../src/index.ts';
 import { secureHeaders } from '../../src/middleware/secure-headers/index.ts';
 import { getSession, session } from '../../src/middleware/session/index.ts';
-import { trustProxy } from '../../src/trust-proxy.ts';
 
 const KEY = 'proxy-https-test-secret-0123456789abcdef';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RouteError, Router } from '../../src/router.ts';
+import { RouteError, Router } from '../../src/routing/router.ts';
 
 function table(routes: [string, string][]): Router<string> {
   const r = new Router<string>();

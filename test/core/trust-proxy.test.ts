@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { addressMatcher, parseIp, type TrustProxy, type TrustProxyOptions, trustProxy } from '../../src/http/trust-proxy.ts';
 import { App } from '../../src/index.ts';
-import { addressMatcher, parseIp, type TrustProxy, type TrustProxyOptions, trustProxy } from '../../src/trust-proxy.ts';
 
 /** What the app sees behind a peer at `socket`: `c.req.ip` and `c.req.protocol`. */
 async function seen(trust: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}, options?: TrustProxyOptions) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 
-declare module '../../src/event-map.ts' {
+declare module '../../src/core/event-map.ts' {
   interface EventMap {
     'test:noticed': { what: string };
   }

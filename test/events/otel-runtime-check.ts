@@ -2,7 +2,7 @@
 // tracer; prints the span names. Run by otel-runtimes.test.ts under Deno and
 // Bun; otel-worker.ts serves it from workerd.
 import { App } from '../../src/index.ts';
-import { otel } from '../../src/otel.ts';
+import { otel } from '../../src/otel/index.ts';
 
 export async function check(): Promise<string> {
   const names: string[] = [];

@@ -16,7 +16,7 @@ import {
 } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
-import { otel } from '../../src/otel.ts';
+import { otel } from '../../src/otel/index.ts';
 
 interface Recorded {
   name: string;

@@ -1,6 +1,6 @@
 // Request events, run in process through app.fetch / app.handle: one test per way a request can end.
 import { describe, expect, it } from 'vitest';
-import type { ExecutionContext } from '../../src/context.ts';
+import type { ExecutionContext } from '../../src/core/context.ts';
 import { App, BodyError, HttpError, type RoveEvent, type StandardSchemaV1, validate } from '../../src/index.ts';
 
 const ANY_NUMBER = {

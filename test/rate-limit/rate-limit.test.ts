@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { trustProxy } from '../../src/http/trust-proxy.ts';
 import { App } from '../../src/index.ts';
 import { memoryStore, type RateLimitOptions, type RateLimitStore, rateLimit, rateLimitBindingStore } from '../../src/middleware/rate-limit/index.ts';
-import { trustProxy } from '../../src/trust-proxy.ts';
 
 /** An app bound like an adapter would, so each request carries a peer address. */
 function makeApp(options: RateLimitOptions, appOptions: ConstructorParameters<typeof App>[0] = {}) {

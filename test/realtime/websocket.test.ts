@@ -127,7 +127,7 @@ describe('upgradeWebSocket: the handshake', () => {
   });
 
   it('a factory that throws an HttpError refuses the upgrade', async () => {
-    const { HttpError } = await import('../../src/errors.ts');
+    const { HttpError } = await import('../../src/core/errors.ts');
     const app = appWith(() => {
       throw new HttpError(401, 'log in first');
     });
@@ -293,7 +293,7 @@ describe('originAllowed: property', () => {
     const { originAllowed } = await import('../../src/websocket/handshake.ts');
     const fc = (await import('fast-check')).default;
     const app = new App();
-    let ctx: import('../../src/context.ts').Context<any, any> | undefined;
+    let ctx: import('../../src/core/context.ts').Context<any, any> | undefined;
     app.get('/ws', (c) => {
       ctx = c;
       return c.text('');

@@ -1,11 +1,11 @@
 // Responses built from header records: the same headers, set-cookie values and content-type
 // defaults as a header init gave, in process (test/response/http.test.ts runs the app over HTTP).
 import { describe, expect, it } from 'vitest';
-import { App } from '../../src/app.ts';
-import { setCookie } from '../../src/cookie.ts';
-import { errorResponse, HttpError } from '../../src/errors.ts';
+import { App } from '../../src/core/app.ts';
+import { errorResponse, HttpError } from '../../src/core/errors.ts';
+import { appendHeaders, buildResponse } from '../../src/core/response.ts';
+import { setCookie } from '../../src/http/cookie.ts';
 import { compileCsp, NONCE, secureHeaders } from '../../src/middleware/secure-headers/index.ts';
-import { appendHeaders, buildResponse } from '../../src/response.ts';
 
 describe('buildResponse', () => {
   it('gives every header, one set-cookie per value, and the status', async () => {

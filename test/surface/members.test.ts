@@ -12,9 +12,9 @@ import { publicMembers } from './members.ts';
 import { PROBES, probe } from './probe.ts';
 
 const CLASSES = [
-  ['app', 'App'],
-  ['context', 'Context'],
-  ['request', 'RoveRequest'],
+  ['core/app', 'App'],
+  ['core/context', 'Context'],
+  ['core/request', 'RoveRequest'],
 ] as const;
 
 /** The declaration file of `src/<name>.ts`, refused when missing or older than its source. */

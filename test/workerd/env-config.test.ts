@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { App } from '../../src/index.ts';
 import { jwt, jwtPayload } from '../../src/middleware/auth/index.ts';
 import { getSession, session } from '../../src/middleware/session/index.ts';
-import '../../src/testing.ts';
+import '../../src/testing/index.ts';
 
 declare module 'cloudflare:test' {
   interface ProvidedEnv {

@@ -3,7 +3,7 @@
 // signed and verified per request through crypto.subtle (Workers refuse crypto at module scope).
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { getSignedCookie, setSignedCookie } from '../../src/cookie.ts';
+import { getSignedCookie, setSignedCookie } from '../../src/http/cookie.ts';
 import { App } from '../../src/index.ts';
 
 type Bindings = { SESSION_SECRET: string };

@@ -1,6 +1,6 @@
 // The requests `rove parity` sends: from an .http file (the REST Client / JetBrains format),
 // a JSON list, or the app's route table.
-import { parseRoute } from '../../../src/pattern.ts';
+import { parseRoute } from '../../../src/routing/pattern.ts';
 
 export interface ParityRequest {
   /** How the request is named in the report: `GET /users/1` unless the file names it. */

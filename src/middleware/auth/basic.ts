@@ -1,7 +1,7 @@
-import type { Handler } from '../../compose.ts';
-import type { Context, Env } from '../../context.ts';
-import { ConfigProblems, type FromContext } from '../../from-context.ts';
-import { timingSafeEqual } from '../../timing-safe.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context, Env } from '../../core/context.ts';
+import { ConfigProblems, type FromContext } from '../../core/from-context.ts';
+import { timingSafeEqual } from '../../http/timing-safe.ts';
 import { checkRealm, unauthorized } from './challenge.ts';
 
 /** A username or password: fixed, or a function of the context (`(c) => c.env.ADMIN_PASSWORD`). */

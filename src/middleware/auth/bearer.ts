@@ -1,9 +1,9 @@
-import type { Handler } from '../../compose.ts';
-import type { Context, Env } from '../../context.ts';
-import { HttpError } from '../../errors.ts';
-import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
-import { TOKEN } from '../../headers.ts';
-import { timingSafeEqual } from '../../timing-safe.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context, Env } from '../../core/context.ts';
+import { HttpError } from '../../core/errors.ts';
+import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { TOKEN } from '../../http/headers.ts';
+import { timingSafeEqual } from '../../http/timing-safe.ts';
 import { type AuthFailure, type AuthMessage, checkRealm, messageFor, unauthorized } from './challenge.ts';
 
 /** The tokens let in: one, or several (the current one and one being retired). */

@@ -1,10 +1,10 @@
 // What the auth middleware share: the 401 answer with its WWW-Authenticate challenge, and the event.
-import type { Context } from '../../context.ts';
-import { HttpError } from '../../errors.ts';
-import type { AuthFailure } from '../../event-map.ts';
+import type { Context } from '../../core/context.ts';
+import { HttpError } from '../../core/errors.ts';
+import type { AuthFailure } from '../../core/event-map.ts';
 
 /** Why a request was not let in. */
-export type { AuthFailure } from '../../event-map.ts';
+export type { AuthFailure } from '../../core/event-map.ts';
 
 // A realm goes inside a quoted string: no quote, backslash or control character can end it early.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
@@ -24,7 +24,7 @@ export function unauthorized(c: Context<any, any>, scheme: 'basic' | 'bearer', r
 }
 
 /** A failure message: fixed, or a function of the context. */
-export type AuthMessage<E extends import('../../context.ts').Env = any> = string | ((c: Context<E, any, any>) => string);
+export type AuthMessage<E extends import('../../core/context.ts').Env = any> = string | ((c: Context<E, any, any>) => string);
 
 /** The message for a failure: the option's, else the default. */
 export function messageFor(c: Context<any, any>, given: AuthMessage | undefined, fallback: string): string {

@@ -9,12 +9,12 @@ import {
   jwtVerify,
   type KeyObject,
 } from 'jose';
-import { toBase64Url } from '../../base64url.ts';
-import type { Handler } from '../../compose.ts';
-import type { Context, Env } from '../../context.ts';
-import { getCookie } from '../../cookie.ts';
-import { ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
-import { TOKEN } from '../../headers.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context, Env } from '../../core/context.ts';
+import { ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { toBase64Url } from '../../http/base64url.ts';
+import { getCookie } from '../../http/cookie.ts';
+import { TOKEN } from '../../http/headers.ts';
 import { bearerChallenge, bearerToken, type CheckedSource, checkSource, MAX_TOKEN_LENGTH, malformedRequest } from './bearer.ts';
 import { type AuthFailure, checkRealm, unauthorized } from './challenge.ts';
 

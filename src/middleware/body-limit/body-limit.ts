@@ -1,5 +1,5 @@
-import type { Handler } from '../../compose.ts';
-import { state } from '../../context.ts';
+import type { Handler } from '../../core/compose.ts';
+import { state } from '../../core/context.ts';
 
 /** Per-route body limit in bytes: `app.post('/upload', bodyLimit(10 * 1024 * 1024), handler)`. */
 export function bodyLimit(bytes: number): Handler {

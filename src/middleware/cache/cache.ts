@@ -1,8 +1,8 @@
 // cache(): keep GET responses and answer repeats from them, honouring Cache-Control and Vary,
 // and forget a URL when a write to it succeeds (RFC 9111 §4.4). The copies live in the runtime's
 // Cache API (Workers, Deno), in this process's memory (Node, Bun), or in a store passed in (Redis).
-import type { Handler } from '../../compose.ts';
-import type { Context } from '../../context.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context } from '../../core/context.ts';
 import { memoryCache } from './memory-store.ts';
 import type { CacheStore } from './store.ts';
 import { WriteOrder } from './write-order.ts';

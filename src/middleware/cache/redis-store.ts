@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from '../../base64url.ts';
+import { fromBase64Url, toBase64Url } from '../../http/base64url.ts';
 import { type CacheStore, fromStored, toStored } from './store.ts';
 
 /**

@@ -9,9 +9,9 @@
  * nothing unless `enabled: true` (detected from `navigator.userAgent` on
  * Workers and `DENO_DEPLOYMENT_ID` in the environment on Deploy).
  */
-import type { Handler } from '../../compose.ts';
-import type { Context } from '../../context.ts';
-import { knownBody } from '../../known-body.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context } from '../../core/context.ts';
+import { knownBody } from '../../http/known-body.ts';
 import { addVary, pickEncoding } from '../static/encoding.ts';
 import { isCompressible } from '../static/mime.ts';
 

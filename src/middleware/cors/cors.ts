@@ -1,12 +1,12 @@
 // cors(): which other origins may read this app's responses. Everything the options decide is
 // worked out at registration; a request pays for a header lookup and, when allowed, a few sets.
-import type { Handler, Next } from '../../compose.ts';
-import type { Context, Env } from '../../context.ts';
-import { HttpError } from '../../errors.ts';
-import type { CorsRule } from '../../event-map.ts';
-import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
-import { TOKEN } from '../../headers.ts';
-import { isOriginSyntax, normalizeOrigin } from '../../origin.ts';
+import type { Handler, Next } from '../../core/compose.ts';
+import type { Context, Env } from '../../core/context.ts';
+import { HttpError } from '../../core/errors.ts';
+import type { CorsRule } from '../../core/event-map.ts';
+import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { TOKEN } from '../../http/headers.ts';
+import { isOriginSyntax, normalizeOrigin } from '../../http/origin.ts';
 
 /** Origins as `scheme://host[:port]`: one, or a list. */
 export type CorsOrigins = string | readonly string[];
@@ -40,7 +40,7 @@ export interface CorsOptions<E extends Env = any> {
 export type OriginAnswer = boolean | string | null | undefined;
 
 /** Which rule refused a request. */
-export type { CorsRule } from '../../event-map.ts';
+export type { CorsRule } from '../../core/event-map.ts';
 
 const DEFAULT_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'PATCH'];
 /** Methods a browser never preflights: always allowed. */

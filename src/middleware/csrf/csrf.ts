@@ -1,13 +1,13 @@
 // csrf(): unsafe requests must come from this origin (Origin, else Sec-Fetch-Site), and form
 // posts must carry the session's token. Each refusal is a 403 that names its rule.
-import type { Handler } from '../../compose.ts';
-import type { Context, Env } from '../../context.ts';
-import { HttpError } from '../../errors.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context, Env } from '../../core/context.ts';
+import { HttpError } from '../../core/errors.ts';
 // Forms are what csrf() guards: the handler reads them with c.req.form().
-import type { CsrfRule } from '../../event-map.ts';
-import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
-import { isSameOrigin, normalizeOrigin } from '../../origin.ts';
-import { isFormType } from '../../request.ts';
+import type { CsrfRule } from '../../core/event-map.ts';
+import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { isFormType } from '../../core/request.ts';
+import { isSameOrigin, normalizeOrigin } from '../../http/origin.ts';
 import { verifyCsrfToken } from './token.ts';
 
 /** Origins as `scheme://host[:port]`: one, or a list. */
@@ -35,7 +35,7 @@ export interface CsrfOptions<E extends Env = any> {
 }
 
 /** Which rule refused a request. */
-export type { CsrfRule } from '../../event-map.ts';
+export type { CsrfRule } from '../../core/event-map.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /** Sec-Fetch-Site values a page of this origin (or the user, typing a URL) produces. */

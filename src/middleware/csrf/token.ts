@@ -1,9 +1,10 @@
 // The per-session CSRF token. The session keeps one random secret; each token handed to a
 // page is that secret masked with fresh random bytes, so no two pages carry the same text
 // (a compressed response then cannot leak it byte by byte, as in the BREACH attack).
-import { fromBase64Url, toBase64Url } from '../../base64url.ts';
-import type { Context } from '../../context.ts';
-import { timingSafeEqualBytes } from '../../timing-safe.ts';
+
+import type { Context } from '../../core/context.ts';
+import { fromBase64Url, toBase64Url } from '../../http/base64url.ts';
+import { timingSafeEqualBytes } from '../../http/timing-safe.ts';
 import { getSession, sessionInternals } from '../session/session.ts';
 
 const SECRET_BYTES = 32;

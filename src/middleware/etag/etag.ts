@@ -4,9 +4,9 @@
  * body is already built (strings, bytes) and at most `maxSize` bytes; streams
  * pass through untouched. A response that carries its own ETag is only compared.
  */
-import type { Handler } from '../../compose.ts';
-import { TOKEN } from '../../headers.ts';
-import { knownBody } from '../../known-body.ts';
+import type { Handler } from '../../core/compose.ts';
+import { TOKEN } from '../../http/headers.ts';
+import { knownBody } from '../../http/known-body.ts';
 import { etagMatches } from '../static/conditional.ts';
 
 export interface EtagOptions {

@@ -1,10 +1,10 @@
 // rove/ip: allow or deny requests by client address (c.req.ip).
 
-import type { Handler } from '../../compose.ts';
-import type { Context } from '../../context.ts';
-import { HttpError } from '../../errors.ts';
-import type { IpRule } from '../../event-map.ts';
-import { addressMatcher } from '../../trust-proxy.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context } from '../../core/context.ts';
+import { HttpError } from '../../core/errors.ts';
+import type { IpRule } from '../../core/event-map.ts';
+import { addressMatcher } from '../../http/trust-proxy.ts';
 
 export interface IpRestrictionOptions {
   /** Addresses and CIDR ranges let in; when given, every other address is refused. */
@@ -14,7 +14,7 @@ export interface IpRestrictionOptions {
 }
 
 /** Which rule refused a request. */
-export type { IpRule } from '../../event-map.ts';
+export type { IpRule } from '../../core/event-map.ts';
 
 /**
  * Refuse requests by client address with 403 problem+json. `deny` is checked first, then `allow`.

@@ -3,8 +3,8 @@
  * (`request:complete`). It costs nothing inside the request: the line is
  * written after the response is ready, and only while the logger is attached.
  */
-import type { App } from '../../app.ts';
-import type { RequestMetadata } from '../../event-map.ts';
+import type { App } from '../../core/app.ts';
+import type { RequestMetadata } from '../../core/event-map.ts';
 
 export interface LoggerOptions {
   /** Where lines go. Default `console.log`. */

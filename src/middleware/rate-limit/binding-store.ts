@@ -1,7 +1,7 @@
 // The Workers Rate Limiting binding as a store: the platform counts (approximately, per
 // Cloudflare location) with the limit and period set in wrangler config; it answers only
 // whether a key is still within its limit, so the limiter can tell the client no remaining count.
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 import type { RateLimitVerdict, RateLimitVerdictStore } from './store.ts';
 
 /** The part of a Workers Rate Limiting binding the store uses (`env.MY_LIMITER`). */

@@ -1,6 +1,6 @@
 // Shared counts on Deno Deploy: Deno KV, with an atomic check-and-set so concurrent isolates
 // never lose a count.
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 
 /**

@@ -1,6 +1,6 @@
 // Exact, shared counts on Cloudflare Workers: one Durable Object per key. A Durable Object runs
 // one request at a time, in one place, so its count is exact however many isolates ask.
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 
 /** The part of a Durable Object namespace binding the store uses. */

@@ -1,10 +1,10 @@
 // rateLimit(): a fixed window of `limit` requests per `window` seconds for each key (the client's
 // address by default), counted in a store; answers 429 with Retry-After over the limit, and tells
 // every client where it stands with the IETF RateLimit and RateLimit-Policy fields.
-import type { Handler } from '../../compose.ts';
-import type { Context, Env } from '../../context.ts';
-import { leaveUnreported } from '../../error-log.ts';
-import { HttpError } from '../../errors.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context, Env } from '../../core/context.ts';
+import { leaveUnreported } from '../../core/error-log.ts';
+import { HttpError } from '../../core/errors.ts';
 import { memoryStore } from './memory-store.ts';
 import type { RateLimitHit, RateLimitStore, RateLimitVerdict, RateLimitVerdictStore } from './store.ts';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 
 /** What a store answers for one counted request: the count so far in this window and when the window ends. */
 export interface RateLimitHit {

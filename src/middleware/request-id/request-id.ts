@@ -3,9 +3,9 @@
  * the client (or a proxy) sent is echoed; anything else is replaced by a new
  * UUID. Handlers read it as `c.get('requestId')`.
  */
-import type { Handler } from '../../compose.ts';
-import type { Context } from '../../context.ts';
-import { TOKEN } from '../../headers.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context } from '../../core/context.ts';
+import { TOKEN } from '../../http/headers.ts';
 
 export interface RequestIdOptions {
   /** Header read and written. Default `X-Request-Id`. */

@@ -2,9 +2,9 @@
  * rove/secure-headers: safe default response headers, and a
  * Content-Security-Policy with a fresh nonce per response for inline scripts.
  */
-import type { Handler } from '../../compose.ts';
-import type { Context } from '../../context.ts';
-import { checkHeader } from '../../headers.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context } from '../../core/context.ts';
+import { checkHeader } from '../../http/headers.ts';
 import { type CspDirectives, compileCsp } from './csp.ts';
 import { type PermissionsPolicy, permissionsPolicyHeader, reportingEndpointsHeader } from './structured.ts';
 

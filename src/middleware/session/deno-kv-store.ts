@@ -1,6 +1,6 @@
 // Sessions in Deno KV: shared by every isolate and region of a Deno Deploy app (or every process
 // that opens the same database file), strongly consistent in the region that writes.
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 import type { SessionStore } from './store.ts';
 
 /** The part of a Deno KV handle (what Deno's `openKv()` gives) the store uses. */

@@ -1,6 +1,6 @@
 // rove/session: sessions sealed in a cookie (the default) or kept in a server-side store.
 
-export { ConfigError, type FromContext } from '../../from-context.ts';
+export { ConfigError, type FromContext } from '../../core/from-context.ts';
 export { type DenoKvSessionLike, type DenoKvSessionStoreOptions, denoKvStore } from './deno-kv-store.ts';
 export { type KVNamespaceLike, type KvStoreOptions, kvStore } from './kv-store.ts';
 export { type MemoryStoreOptions, memoryStore } from './memory-store.ts';

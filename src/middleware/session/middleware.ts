@@ -1,11 +1,12 @@
 // session(): puts a lazy Session on each request and, after the handlers, saves it and sends
 // its cookie when (and only when) it changed.
-import { toBase64Url } from '../../base64url.ts';
-import type { Handler } from '../../compose.ts';
-import type { Context, Env } from '../../context.ts';
-import { getCookie } from '../../cookie.ts';
-import { type CookieOptions, findCookie, serializeCookie } from '../../cookies.ts';
-import { asList, ConfigProblems, Derived, type FromContext } from '../../from-context.ts';
+
+import type { Handler } from '../../core/compose.ts';
+import type { Context, Env } from '../../core/context.ts';
+import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { toBase64Url } from '../../http/base64url.ts';
+import { getCookie } from '../../http/cookie.ts';
+import { type CookieOptions, findCookie, serializeCookie } from '../../http/cookies.ts';
 import { checkSecrets, type Sealer, sealer } from './seal.ts';
 import { type LoadedSession, SESSION_KEY, Session, sessionInternals, toObject } from './session.ts';
 import { type CookieStore, cookieStore, isCookieStore, type SessionStore } from './store.ts';

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 import type { SessionStore } from './store.ts';
 
 /**

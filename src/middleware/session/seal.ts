@@ -1,6 +1,6 @@
 // Sealing: AES-256-GCM encryption with authentication, under keys derived with HKDF from
 // the app's secrets. A sealed value can be neither read nor changed without a key.
-import { fromBase64Url, toBase64Url } from '../../base64url.ts';
+import { fromBase64Url, toBase64Url } from '../../http/base64url.ts';
 import { OPENED_MAX, Opened } from './opened.ts';
 
 /** Encrypts and authenticates short texts; opens what any of its keys sealed. */

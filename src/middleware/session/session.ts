@@ -1,6 +1,6 @@
 // The per-request session object. Nothing is read, decrypted or fetched until a method is
 // called; the middleware (middleware.ts) writes it back after the handlers, only when it changed.
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 
 /** What loading found: the values, Rove's CSRF secret, and the server-side id when a store keeps it. */
 export interface LoadedSession {

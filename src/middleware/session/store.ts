@@ -1,4 +1,4 @@
-import type { Context } from '../../context.ts';
+import type { Context } from '../../core/context.ts';
 
 /**
  * Where sessions live on the server side: a text value per session id, with a lifetime.

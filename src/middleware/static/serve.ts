@@ -1,9 +1,9 @@
 // The static-file middleware over any FileSource: path rules, conditional
 // requests, ranges, content types and precompressed siblings. Web Standards only.
-import type { Handler } from '../../compose.ts';
-import type { Context } from '../../context.ts';
-import { HttpError } from '../../errors.ts';
-import { checkHeader } from '../../headers.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context } from '../../core/context.ts';
+import { HttpError } from '../../core/errors.ts';
+import { checkHeader } from '../../http/headers.ts';
 import { fileEtag, httpDate, notModified, rangeApplies } from './conditional.ts';
 import { pickEncoding } from './encoding.ts';
 import { mimeType } from './mime.ts';

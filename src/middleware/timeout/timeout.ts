@@ -1,9 +1,9 @@
 // timeout(): a deadline on the handler. At the deadline the client gets 504 and the signal that
 // timeoutSignal(c) gives is aborted, so the handler's fetches, queries and loops can stop too.
-import type { Handler } from '../../compose.ts';
-import type { Context } from '../../context.ts';
-import { leaveUnreported } from '../../error-log.ts';
-import { HttpError } from '../../errors.ts';
+import type { Handler } from '../../core/compose.ts';
+import type { Context } from '../../core/context.ts';
+import { leaveUnreported } from '../../core/error-log.ts';
+import { HttpError } from '../../core/errors.ts';
 
 /** The signals of requests under a timeout(), by context: no member is added to Context. */
 const signals = new WeakMap<Context<any, any, any>, AbortSignal>();

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../../adapters/node/index.ts';
-import { setCookie } from '../../../src/cookie.ts';
+import { setCookie } from '../../../src/http/cookie.ts';
 import { App } from '../../../src/index.ts';
 import { rawRequest, timeUntilClosed } from '../raw-http.ts';
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { serve, toNodeListener } from '../../../adapters/node/index.ts';
 import { threads } from '../../../adapters/node/threads.ts';
-import { App } from '../../../src/app.ts';
+import { App } from '../../../src/core/app.ts';
 import { createThreadPool } from '../../../src/threads/index.ts';
 
 const TASKS = new URL('../../../examples/threads/tasks.ts', import.meta.url);

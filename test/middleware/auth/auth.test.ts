@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { toBase64Url } from '../../../src/base64url.ts';
+import { toBase64Url } from '../../../src/http/base64url.ts';
 import { App } from '../../../src/index.ts';
 import { basicAuth, bearerAuth, jwt, jwtPayload } from '../../../src/middleware/auth/index.ts';
 

@@ -6,7 +6,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/index.ts';
 import { basicAuth, bearerAuth, ConfigError, jwt, jwtPayload } from '../../../src/middleware/auth/index.ts';
-import '../../../src/testing.ts';
+import '../../../src/testing/index.ts';
 
 const SECRET = 'jwt-secret-one-0123456789abcdef';
 const NEXT_SECRET = 'jwt-secret-two-0123456789abcdef';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { errors, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../src/errors.ts';
+import { HttpError } from '../../../src/core/errors.ts';
 import { App } from '../../../src/index.ts';
 import { basicAuth, bearerAuth, jwt, jwtPayload } from '../../../src/middleware/auth/index.ts';
 

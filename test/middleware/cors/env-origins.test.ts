@@ -1,9 +1,9 @@
 // cors({ origins: (c) => … }): the allowed origins from c.env (Workers), checked once per list, failing closed.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../../../src/from-context.ts';
+import { ConfigError } from '../../../src/core/from-context.ts';
 import { App } from '../../../src/index.ts';
 import { cors } from '../../../src/middleware/cors/index.ts';
-import '../../../src/testing.ts';
+import '../../../src/testing/index.ts';
 
 const APP = 'https://app.example';
 const NEXT = 'https://next.example';

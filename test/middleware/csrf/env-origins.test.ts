@@ -1,9 +1,9 @@
 // csrf({ origins: (c) => … }): other allowed origins from c.env (Workers), checked once per list; a bad list refuses.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../../../src/from-context.ts';
+import { ConfigError } from '../../../src/core/from-context.ts';
 import { App } from '../../../src/index.ts';
 import { csrf } from '../../../src/middleware/csrf/index.ts';
-import '../../../src/testing.ts';
+import '../../../src/testing/index.ts';
 
 const PUBLIC = 'https://notes.example';
 const NEXT = 'https://next.example';

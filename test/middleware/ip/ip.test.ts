@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { trustProxy } from '../../../src/http/trust-proxy.ts';
 import { App } from '../../../src/index.ts';
 import { ipRestriction } from '../../../src/middleware/ip/index.ts';
-import { trustProxy } from '../../../src/trust-proxy.ts';
 
 /** An app bound like an adapter would, so each request carries a peer address. */
 function makeApp(options: Parameters<typeof ipRestriction>[0], proxies?: string[]) {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/index.ts';
 import { ConfigError, getSession, memoryStore, type SessionOptions, session } from '../../../src/middleware/session/index.ts';
-import '../../../src/testing.ts';
+import '../../../src/testing/index.ts';
 
 const KEY = 'test-session-secret-0123456789abcdef';
 const NEXT_KEY = 'next-session-secret-0123456789abcdef';

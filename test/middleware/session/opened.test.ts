@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fromBase64Url, toBase64Url } from '../../../src/base64url.ts';
+import { fromBase64Url, toBase64Url } from '../../../src/http/base64url.ts';
 import { App } from '../../../src/index.ts';
 import { getSession, session } from '../../../src/middleware/session/index.ts';
 import { Opened } from '../../../src/middleware/session/opened.ts';

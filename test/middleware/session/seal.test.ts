@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, toBase64Url } from '../../../src/base64url.ts';
+import { fromBase64Url, toBase64Url } from '../../../src/http/base64url.ts';
 import { checkSecrets, sealer } from '../../../src/middleware/session/seal.ts';
 
 const KEY_A = 'aaaaaaaaaaaaaaaa-first-secret-0123';

@@ -21,7 +21,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { Listener, RequestMetadata, RoveEvent } from './events.ts';
+import type { Listener, RequestMetadata, RoveEvent } from '../core/events.ts';
 
 export interface OtelOptions {
   /** Default: `trace.getTracer('rove')` from the globally registered provider. */

@@ -2,8 +2,8 @@
  * The trailing-slash redirect, as a rule for `new App({ trailingSlash })`: apps that keep `/a`
  * and `/a/` apart (the default) carry none of it.
  */
-import type { TrailingSlashRule } from './app-types.ts';
-import { isSafeLocation } from './context.ts';
+import type { TrailingSlashRule } from '../core/app-types.ts';
+import { isSafeLocation } from '../core/context.ts';
 import { otherSlash } from './path.ts';
 
 /**

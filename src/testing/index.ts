@@ -2,8 +2,8 @@
  * rove/testing: helpers for tests. `app.request()` is always there; `request(app, …)` is the
  * same call as a function.
  */
-import type { App } from './app.ts';
-import type { ExecutionContext } from './context.ts';
+import type { App } from '../core/app.ts';
+import type { ExecutionContext } from '../core/context.ts';
 
 /**
  * Send one request to an app, without a server: the same as `app.request(input, init, env, ctx)`.

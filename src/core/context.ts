@@ -1,12 +1,12 @@
+import { checkHeader } from '../http/headers.ts';
+import type { Params } from '../routing/router.ts';
+import { NO_THREADS, type ThreadRunner } from '../threads/runner.ts';
+import type { ViewRenderer } from '../views/renderer.ts';
 import { HttpError } from './errors.ts';
 import type { EventKind, EventMap } from './event-map.ts';
-import { checkHeader } from './headers.ts';
 import { type RequestLike, RoveRequest } from './request.ts';
 import { buildResponse, type HeaderRecord } from './response.ts';
-import type { Params } from './router.ts';
 import { type StreamWriter, writerStream } from './stream.ts';
-import { NO_THREADS, type ThreadRunner } from './threads/runner.ts';
-import type { ViewRenderer } from './views/renderer.ts';
 
 export type { StreamWriter } from './stream.ts';
 

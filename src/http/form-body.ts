@@ -1,6 +1,6 @@
 // The form readers behind `c.req.formData()` and `c.req.form()`; validate('form') calls them too.
 // With them, the Content-Type tests the body readers and validate() share.
-import { BodyError } from './errors.ts';
+import { BodyError } from '../core/errors.ts';
 
 export type FormValue = string | File;
 

@@ -1,4 +1,4 @@
-import { HttpError } from './errors.ts';
+import { HttpError } from '../core/errors.ts';
 
 // Anything that may need resolving or refusing: a backslash, a percent escape, "/." or "//".
 const SUSPECT = /[\\%]|\/[./]/;

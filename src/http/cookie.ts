@@ -1,6 +1,6 @@
 // rove/cookie: read and write cookies from a handler.
 // Apart from the core so that an app which sets no cookie bundles none of this.
-import type { Context } from './context.ts';
+import type { Context } from '../core/context.ts';
 import { type CookieKeys, checkKeys, signCookieValue, verifyCookieValue } from './cookie-signing.ts';
 import { type CookieOptions, parseCookies, prefixed, serializeCookie } from './cookies.ts';
 

@@ -1,7 +1,7 @@
+import { isFormType, isJsonType, readForm } from '../http/form-body.ts';
 import { type Handler, NEXT_DONE, type Next } from './compose.ts';
 import { type Context, state } from './context.ts';
 import { BodyError, HttpError } from './errors.ts';
-import { isFormType, isJsonType, readForm } from './form-body.ts';
 
 /** The Standard Schema v1 interface (zod 4, valibot and arktype implement it). */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

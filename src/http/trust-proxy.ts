@@ -1,6 +1,6 @@
 // rove/trust-proxy: who the client is, and which protocol it used, when proxies stand in front
 // of the app. Apart from the core so that an app which trusts no proxy bundles none of this.
-import type { ProxyRule } from './app-types.ts';
+import type { ProxyRule } from '../core/app-types.ts';
 
 /**
  * Which proxies may tell the app who the client is:

@@ -1,8 +1,8 @@
-import { readBody } from './body.ts';
+import { readBody } from '../http/body.ts';
+import { readForm, readFormData } from '../http/form-body.ts';
+import type { ParamName, ParamValue, PathParams } from '../routing/path-params.ts';
+import type { Params } from '../routing/router.ts';
 import { BodyError, HttpError } from './errors.ts';
-import { readForm, readFormData } from './form-body.ts';
-import type { ParamName, ParamValue, PathParams } from './path-params.ts';
-import type { Params } from './router.ts';
 
 /** What the request side reads from the app (ContextConfig satisfies it). */
 interface RequestScope {
@@ -34,10 +34,10 @@ export interface RequestLike {
   header?(name: string): string | null;
 }
 
-export type { FormValue } from './form-body.ts';
-export { isFormType, isJsonType, mediaType } from './form-body.ts';
+export type { FormValue } from '../http/form-body.ts';
+export { isFormType, isJsonType, mediaType } from '../http/form-body.ts';
 
-import type { FormValue } from './form-body.ts';
+import type { FormValue } from '../http/form-body.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();

@@ -1,4 +1,4 @@
-import { BodyError, HttpError } from './errors.ts';
+import { BodyError, HttpError } from '../core/errors.ts';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 

@@ -1,10 +1,10 @@
+import type { ParamKeys } from '../routing/path-params.ts';
+import type { ThreadPool } from '../threads/pool.ts';
+import type { ViewRenderer } from '../views/renderer.ts';
 import type { Handler } from './compose.ts';
 import type { Context, Env, ResponseFactory } from './context.ts';
 import type { ErrorPage } from './error-page.ts';
-import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
-import type { ThreadPool } from './threads/pool.ts';
-import type { ViewRenderer } from './views/renderer.ts';
 
 export interface AppOptions {
   /** Largest request body the body readers accept, in bytes (default 1 MiB); `bodyLimit()` changes it per route. */

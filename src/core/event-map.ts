@@ -1,6 +1,7 @@
 // The event kinds and their metadata, apart from the bus so that any module (the context too) can name them.
+
+import type { ViewEvent } from '../views/renderer.ts';
 import type { BodyRejection, HttpError } from './errors.ts';
-import type { ViewEvent } from './views/renderer.ts';
 
 type ViewMetadata<K extends ViewEvent['kind']> = Extract<ViewEvent, { kind: K }>['metadata'];
 

@@ -2,14 +2,15 @@
  * The chain of requests no route answers (404, 405 and automatic OPTIONS). Any path may come, so a
  * middleware with a prefix scope runs only when the request's decoded segments lie under its scope.
  */
+
+import { decodeSegments } from '../routing/path.ts';
+import type { Router } from '../routing/router.ts';
+import { startsWith } from '../routing/scope.ts';
 import type { ScopedMiddleware } from './app-table.ts';
 import type { TrailingSlashRule } from './app-types.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import type { Context } from './context.ts';
 import { HttpError } from './errors.ts';
-import { decodeSegments } from './path.ts';
-import type { Router } from './router.ts';
-import { startsWith } from './scope.ts';
 
 /**
  * The chain for one compiled table: `scoped` is every middleware with its full scope, `end` the

@@ -5,7 +5,7 @@
  * the route's params hold the scope's segments (a guard on decoded params,
  * never a regex on the raw path).
  */
-import type { Handler } from './compose.ts';
+import type { Handler } from '../core/compose.ts';
 import { parseRoute, RouteError, type Segment } from './pattern.ts';
 import type { Params } from './router.ts';
 

@@ -3,10 +3,11 @@
  * into full paths and full middleware scopes, and each route variant's chain is picked
  * here when the app compiles its table (app.ts registers them; each is composed on its first request).
  */
+
+import { joinPath, type Segment } from '../routing/pattern.ts';
+import { guarded, parseScope, relate, type SegmentTest, segmentTest } from '../routing/scope.ts';
 import type { ErrorResponder, Handler } from './compose.ts';
 import type { Context } from './context.ts';
-import { joinPath, type Segment } from './pattern.ts';
-import { guarded, parseScope, relate, type SegmentTest, segmentTest } from './scope.ts';
 
 export interface RouteDef {
   method: string;

@@ -1,25 +1,25 @@
+import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
+import type { ParamKeys } from '../routing/path-params.ts';
+import { ANY, EMPTY_PARAMS, type Match, parseRoute, Router, routeVariants } from '../routing/router.ts';
 import { type AppParts, type Chain, type CompiledRoute, lazyRoute, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
 import type { AppOptions, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
-import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, state } from './context.ts';
 import { logEscaped } from './error-log.ts';
 import type { ErrorPage } from './error-page.ts';
 import { HttpError, internalError, problemAnswer } from './errors.ts';
 import { EventBus, type EventKind, type Listener } from './events.ts';
-import type { ParamKeys } from './path-params.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
-import { ANY, EMPTY_PARAMS, type Match, parseRoute, Router, routeVariants } from './router.ts';
 import { elsewhere, unmatchedChain } from './unmatched.ts';
 
 export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
-import { decodeSegments, normalizePath } from './path.ts';
-import { MALFORMED, type Segment } from './pattern.ts';
-import { parseScope } from './scope.ts';
-import type { ThreadPool } from './threads/pool.ts';
-import type { ViewRenderer } from './views/renderer.ts';
+import { decodeSegments, normalizePath } from '../routing/path.ts';
+import { MALFORMED, type Segment } from '../routing/pattern.ts';
+import { parseScope } from '../routing/scope.ts';
+import type { ThreadPool } from '../threads/pool.ts';
+import type { ViewRenderer } from '../views/renderer.ts';
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
