@@ -23,7 +23,7 @@ const make = OVERHEAD_REQUESTS[scen];
 if (!make) throw new Error(`unknown scenario ${scen} (known: ${Object.keys(OVERHEAD_REQUESTS).join(', ')})`);
 const app = createBenchApp({});
 const ctx = backgroundContext(new Set());
-const bound = app.bind({ runtime: 'deno', address: denoAddress, header: denoHeader, respond: respondChecked, finish: denoFinish(ctx, null) });
+const bound = app.bind({ address: denoAddress, header: denoHeader, respond: respondChecked, finish: denoFinish(ctx, null) });
 const env = {};
 const fns: Record<string, (r: Request) => Response | Promise<Response>> = {
   rove: (r) => checkDenoRequest(r) ?? bound(r, env, ctx, undefined),

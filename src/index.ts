@@ -14,8 +14,9 @@ export {
   type StatusCode,
   type StreamWriter,
 } from './core/context.ts';
-export { BodyError, type BodyRejection, errorResponse, HttpError, internalError } from './core/errors.ts';
+export { BodyError, type BodyRejection, HttpError } from './core/errors.ts';
 export { type BodyRejectedMetadata, EventBus, type EventKind, type EventMap, type Listener, type RequestMetadata, type RoveEvent } from './core/events.ts';
+export { errorResponse, internalError } from './core/problem.ts';
 export { type FormValue, type RequestLike, RoveRequest } from './core/request.ts';
 export type { HeaderRecord } from './core/response.ts';
 export { type StandardSchemaV1, type ValidationIssue, type ValidationTarget, validate } from './core/validate.ts';

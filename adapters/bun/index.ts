@@ -1,5 +1,5 @@
 import type { App } from '../../src/core/app.ts';
-import { internalError } from '../../src/core/errors.ts';
+import { internalError } from '../../src/core/problem.ts';
 import { checkUnlessBuilt, respondChecked } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { BAD_HOST, NO_HOST, refuse } from '../shared/request-check.ts';
@@ -106,7 +106,6 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
   // `info` is the Bun server: its requestIP knows the socket of the original Request.
   // finish: Bun writes a control character in a header value as is, a response clients refuse.
   const handle = app.bind({
-    runtime: 'bun',
     address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address,
     respond: respondChecked,
     finish: finishBun,

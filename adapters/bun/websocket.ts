@@ -1,6 +1,7 @@
 // WebSockets on Bun: server.upgrade() and the `websocket` handlers of Bun.serve,
 // which dispatch to each socket's session.
-import { errorResponse, HttpError } from '../../src/core/errors.ts';
+import { HttpError } from '../../src/core/errors.ts';
+import { errorResponse } from '../../src/core/problem.ts';
 import type { SocketEvents, Upgrade } from '../../src/websocket/protocol.ts';
 import type { OpenSockets } from '../shared/websockets.ts';
 
@@ -76,5 +77,5 @@ export function upgradeBun(upgrade: Upgrade, request: Request, server: Upgrader)
   for (const [name, value] of upgrade.headers) if (name !== 'content-type' && name !== 'content-length') headers.append(name, value);
   if (upgrade.protocol !== undefined) headers.set('sec-websocket-protocol', upgrade.protocol);
   if (server.upgrade(request, { data: { upgrade }, headers })) return undefined;
-  return errorResponse(new HttpError(400, 'WebSocket: the upgrade failed'), null, false);
+  return errorResponse(new HttpError(400, 'WebSocket: the upgrade failed'));
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../src/core/app.ts';
 import type { ExecutionContext } from '../../src/core/context.ts';
-import { internalError } from '../../src/core/errors.ts';
+import { internalError } from '../../src/core/problem.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
 import { afterUnreadBody } from '../shared/unread-body.ts';
 import { completeWorker } from './websocket.ts';
@@ -53,7 +53,7 @@ export function toWorker<Bindings = Record<string, unknown>>(
 } {
   let handle = bound.get(app);
   if (handle === undefined) {
-    handle = app.bind({ runtime: 'workerd', address: workerAddress });
+    handle = app.bind({ address: workerAddress });
     bound.set(app, handle);
     watchGlobalErrors(app, 'workerd');
   }

@@ -1,5 +1,5 @@
 import type { App } from '../../src/core/app.ts';
-import { internalError } from '../../src/core/errors.ts';
+import { internalError } from '../../src/core/problem.ts';
 import { denoHeader } from '../deno/header.ts';
 import { checkDenoRequest } from '../deno/request-check.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from '../deno/serve-info.ts';
@@ -35,7 +35,6 @@ export function toDeploy(
   // finish checks headers, and makes a WebSocket route's answer Deno's 101 inside the app's error boundary, so
   // fetch returns the app's own promise (which never rejects) instead of chaining one more.
   const handle = app.bind({
-    runtime: 'deno-deploy',
     address: denoAddress,
     header: denoHeader,
     respond: respondChecked,

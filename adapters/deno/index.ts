@@ -1,5 +1,5 @@
 import type { App } from '../../src/core/app.ts';
-import { internalError } from '../../src/core/errors.ts';
+import { internalError } from '../../src/core/problem.ts';
 import { respondChecked } from '../shared/checked-response.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
 import type { GroupChild, ServeHandle, ServeOptions } from '../shared/serve-options.ts';
@@ -71,7 +71,6 @@ function serveOne(app: App<any>, options: ServeOptions, group: GroupChild | null
   // returns the app's own promise instead of chaining one more per request. `ctx` is this server's
   // own: an app served twice keeps each server's sockets apart.
   const handleRequest = app.bind({
-    runtime: 'deno',
     address: denoAddress,
     header: denoHeader,
     respond: respondChecked,

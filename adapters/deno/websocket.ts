@@ -2,7 +2,8 @@
 // and runs the idle timeout with its own ping/pong.
 import type { ServerBinding } from '../../src/core/app-types.ts';
 import type { Context, ExecutionContext } from '../../src/core/context.ts';
-import { errorResponse, HttpError } from '../../src/core/errors.ts';
+import { HttpError } from '../../src/core/errors.ts';
+import { errorResponse } from '../../src/core/problem.ts';
 import { type RawSocket, type SocketEvents, type Upgrade, upgradeOf } from '../../src/websocket/protocol.ts';
 import { checkUnlessBuilt } from '../shared/checked-response.ts';
 import type { OpenSockets } from '../shared/websockets.ts';
@@ -23,7 +24,7 @@ const servers = new WeakMap<ExecutionContext, OpenSockets | null>();
  * Every Deno server of an app gets the same hook.
  *
  * @example
- * app.bind({ runtime: 'deno', finish: denoFinish(ctx, sockets) });
+ * app.bind({ finish: denoFinish(ctx, sockets) });
  */
 export function denoFinish(ctx: ExecutionContext, open: OpenSockets | null): NonNullable<ServerBinding['finish']> {
   servers.set(ctx, open);
@@ -51,7 +52,7 @@ function upgradeDeno(upgrade: Upgrade, request: Request, open: OpenSockets | und
     ({ socket, response } = Deno.upgradeWebSocket(request, { idleTimeout: Math.ceil(upgrade.idleTimeoutMs / 1000) }));
   } catch (error) {
     // The core checked the handshake; whatever Deno still refuses is the client's fault.
-    return errorResponse(new HttpError(400, `WebSocket: ${(error as Error).message}`), null, false);
+    return errorResponse(new HttpError(400, `WebSocket: ${(error as Error).message}`));
   }
   copyHeaders(upgrade.headers, response);
   if (upgrade.protocol !== undefined) response.headers.set('sec-websocket-protocol', upgrade.protocol);

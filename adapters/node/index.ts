@@ -6,13 +6,14 @@ import type { App, BoundHandler } from '../../src/core/app.ts';
 // passes them in, so a bundle without them has none of them.
 import type { ThreadSpawner } from '../../src/threads/pool.ts';
 import { upgradeOf } from '../../src/websocket/protocol.ts';
+import { checkUnlessBuilt } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from '../shared/request-check.ts';
 import { backgroundContext, groupOption, type ServeHandle, type ServeOptions as SharedOptions, timeouts } from '../shared/serve-options.ts';
 import { type ServerDriver, startServer } from '../shared/server.ts';
 import { OpenSockets } from '../shared/websockets.ts';
-import { firstHeader, NodeRequest, targetAuthority } from './request.ts';
-import { check, respondChecked } from './response.ts';
+import { firstHeader, NodeRequest, nodeHeader, targetAuthority } from './request.ts';
+import { respondLight } from './response.ts';
 import { checkWebSockets, NO_WEBSOCKETS, notUpgraded, noWebSockets } from './upgrade-refusal.ts';
 import type { NodeWebSockets } from './websocket.ts';
 import { fail, write } from './write.ts';
@@ -191,12 +192,12 @@ function nodeHandler(app: App<any>): BoundHandler {
   if (handle === undefined) {
     checkPool(app);
     handle = app.bind({
-      runtime: 'node',
       // `info` is the IncomingMessage: its socket is the peer.
       address: (_request, info) => (info as IncomingMessage | undefined)?.socket?.remoteAddress,
+      header: nodeHeader,
       // The context checks every header it puts in a record (checkHeader): no second check per response.
-      respond: respondChecked,
-      finish: check,
+      respond: respondLight,
+      finish: checkUnlessBuilt,
     });
     bound.set(app, handle);
   }

@@ -170,6 +170,11 @@ export class NodeRequest implements RequestLike {
   }
 }
 
+/** The binding's `header`: a NodeRequest's own lookup from node's raw list; any other request's `Headers`. */
+export function nodeHeader(request: RequestLike, name: string): string | null {
+  return request instanceof NodeRequest ? request.header(name) : request.headers.get(name);
+}
+
 /**
  * The first value of a header in node's raw list, as `incoming.headers[name]` gives it for the
  * names node keeps once (host, content-length): reading `incoming.headers` would build node's whole

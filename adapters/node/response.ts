@@ -5,7 +5,8 @@
 // Response is built the first time anything beyond status/ok/headers is used.
 import type { ServerResponse } from 'node:http';
 import { type HeaderRecord, toHeadersInit } from '../../src/core/response.ts';
-import { checkHeaders, isSendable, TOKEN } from '../../src/http/headers.ts';
+import { isSendable, TOKEN } from '../../src/http/headers.ts';
+import { BUILT } from '../shared/checked-response.ts';
 
 export type { HeaderRecord } from '../../src/core/response.ts';
 
@@ -95,9 +96,9 @@ export class NodeResponse {
     return true;
   }
 
-  /** Whether anything may have changed the headers since `respond()` built them. */
-  get touched(): boolean {
-    return this.#headers !== undefined || this.#real !== undefined;
+  /** False once anything may have changed the headers since they were built (checkUnlessBuilt). */
+  get [BUILT](): boolean {
+    return this.#headers === undefined && this.#real === undefined;
   }
 
   /** The body stream; once taken, the writer sends this stream rather than the payload. */
@@ -146,11 +147,11 @@ export function respond(body: Payload, status: number, headers: HeaderRecord): R
 }
 
 /**
- * The binding the Node adapter gives the app: `respond` for a header record the context has
- * already put through `checkHeader` (every name a token, no control character in a value: what
- * the check here enforces), so the names and values are not checked twice per response.
+ * The Node binding's `respond`: a light response from a header record the context has already put
+ * through `checkHeader` (every name a token, no control character in a value: what the check
+ * here enforces), so the names and values are not checked twice per response.
  */
-export function respondChecked(body: Payload, status: number, headers: HeaderRecord): Response {
+export function respondLight(body: Payload, status: number, headers: HeaderRecord): Response {
   return new NodeResponse(body, status, headers, true) as unknown as Response;
 }
 
@@ -165,22 +166,6 @@ function checkRecord(record: HeaderRecord): void {
       for (let i = 0; i < value.length; i++) if (!GOOD_VALUES.has(value[i])) value[i] = learnValue(value[i]);
     }
   }
-}
-
-/**
- * The `finish` binding: throws when node:http could not write `res`, so the
- * failure happens inside the app (a 500 through onError, reported as sent)
- * rather than in `writeHead`. `Headers` lets through control bytes that
- * node:http refuses; the rule is the core's `checkHeaders`, free for a light
- * response nobody changed since `respond()` checked it.
- *
- * @example
- * check(new Response('x', { headers: { 'x-a': 'a\u0001b' } })); // throws TypeError
- */
-export function check(res: Response): Response {
-  // A helper's light response is checked when built, and again only if its headers were touched since.
-  if (!(res instanceof NodeResponse) || res.touched) checkHeaders(res);
-  return res;
 }
 
 function learnName(name: string): void {

@@ -2,7 +2,7 @@
 // or a body that is all there at once, chunked streaming for one still being produced, and the
 // problem+json 500 when something fails outside the app.
 import type { ServerResponse } from 'node:http';
-import { internalError } from '../../src/core/errors.ts';
+import { internalError } from '../../src/core/problem.ts';
 import { type HeaderRecord, headerObject, NodeResponse } from './response.ts';
 
 /** One writeHead + end for a light response; the general path for any other Response. */

@@ -1,7 +1,9 @@
-// The Response the Deno and Bun adapters build for the context's helpers. It is a real Response
-// (a subclass), built from a header record the context already checked, and it notes when its
-// headers are read: a response nobody touched since needs no second check before the runtime
-// writes it (Deno panics on a control character in a header value, Bun writes it as is).
+// The responses adapters build for the context's helpers, from a header record the context already
+// checked (`checkHeader`), and the one check every adapter's `finish` makes before the runtime
+// writes a response: skipped for such a response nobody touched since it was built, made for any
+// other (Deno panics on a control character in a header value, Bun writes it as is, node:http
+// throws). Deno and Bun build a CheckedResponse (below); Node its own light NodeResponse. Both
+// answer BUILT with whether they are still as built.
 
 import type { HeaderRecord } from '../../src/core/response.ts';
 import { checkHeaders } from '../../src/http/headers.ts';
@@ -10,6 +12,9 @@ const headersOf = Object.getOwnPropertyDescriptor(Response.prototype, 'headers')
 // One init per content type for a 200 with only that header: no header object per response.
 const INITS = new Map<string, ResponseInit>();
 const MAX_INITS = 64;
+
+/** The key under which an adapter's own response answers true while its headers are as built. */
+export const BUILT: unique symbol = Symbol('rove.built');
 
 /** A helper's response on Deno and Bun. */
 export class CheckedResponse extends Response {
@@ -20,9 +25,9 @@ export class CheckedResponse extends Response {
     return super.headers;
   }
 
-  /** Whether its headers may have changed since it was built. */
-  get touched(): boolean {
-    return this.#touched;
+  /** False once its headers were read: they may have changed since it was built. */
+  get [BUILT](): boolean {
+    return !this.#touched;
   }
 }
 
@@ -63,7 +68,15 @@ function respondOther(body: string | Uint8Array | null, status: number, record: 
   return res;
 }
 
-/** Checks a response's headers unless it is a CheckedResponse nobody touched. */
-export function checkUnlessBuilt(res: Response): void {
-  if (!(res instanceof CheckedResponse) || res.touched) checkHeaders(res);
+/**
+ * The check in every adapter's `finish`: throws (inside the app's error boundary, so a 500 through
+ * onError) when `res` has a header the runtime could not send, unless the adapter built `res` and
+ * nobody touched its headers since.
+ *
+ * @example
+ * checkUnlessBuilt(new Response('x', { headers: { 'x-a': 'a\u0001b' } })); // throws TypeError
+ */
+export function checkUnlessBuilt(res: Response): Response {
+  if ((res as { [BUILT]?: boolean })[BUILT] !== true) checkHeaders(res);
+  return res;
 }

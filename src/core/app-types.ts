@@ -55,7 +55,6 @@ export interface ProxyRule {
  * handler). Everything is optional; `app.fetch` and `app.request` use none of it.
  */
 export interface ServerBinding {
-  runtime: string;
   /** The peer address of the connection a request came on; `info` is what the adapter passed to the handler. */
   address?(request: RequestLike, info: unknown): string | undefined;
   /**
@@ -69,7 +68,11 @@ export interface ServerBinding {
    * WebSocket route's placeholder for the runtime's own 101 (`upgradeOf` finds it).
    */
   finish?(res: Response, c: Context<any, any>): Response;
-  /** The runtime's cheaper `request.headers.get(name)`, for `c.req.header()` and the body readers. */
+  /**
+   * The runtime's cheaper `request.headers.get(name)`, for `c.req.header()` and the body readers:
+   * the same answer, without building the request's whole `Headers`. It gets every request the
+   * app sees, the adapter's own and any other (a Request a middleware made), and must answer both.
+   */
   header?(request: RequestLike, name: string): string | null;
 }
 

@@ -7,8 +7,9 @@ import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, state } from './context.ts';
 import { logEscaped } from './error-log.ts';
 import type { ErrorPage } from './error-page.ts';
-import { HttpError, internalError, problemAnswer } from './errors.ts';
+import { HttpError } from './errors.ts';
 import { EventBus, type EventKind, type Listener } from './events.ts';
+import { internalError, problemAnswer } from './problem.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
 import { elsewhere, unmatchedChain } from './unmatched.ts';
@@ -81,7 +82,7 @@ export class App<E extends Env = Env> {
     // Features that emit from elsewhere switch on and off as listeners come and go.
     options.threads?.attach(this.#events);
     options.views?.attach?.(this.#events);
-    this.#entry = this.#makeEntry({ runtime: 'fetch' });
+    this.#entry = this.#makeEntry({});
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
     }
@@ -93,7 +94,7 @@ export class App<E extends Env = Env> {
    * and `app.request` keep answering with plain Responses, whatever is served in the process.
    *
    * @example
-   * const handle = app.bind({ runtime: 'deno', address: (_req, info) => info.remoteAddr.hostname });
+   * const handle = app.bind({ address: (_req, info) => info.remoteAddr.hostname });
    * Deno.serve((req, info) => handle(req, env, ctx, info));
    */
   bind(binding: ServerBinding): BoundHandler {

@@ -8,7 +8,7 @@ import { BodyError, HttpError } from './errors.ts';
 interface RequestScope {
   clientIp(request: RequestLike, info: unknown): string | undefined;
   protocol(request: RequestLike, info: unknown): 'http' | 'https' | undefined;
-  /** The adapter's `request.headers.get(name)` that need not build the headers (Deno). */
+  /** The adapter's `request.headers.get(name)` that need not build the headers (ServerBinding.header). */
   header?(request: RequestLike, name: string): string | null;
 }
 
@@ -30,8 +30,6 @@ export interface RequestLike {
   /** Invalid JSON rejects with `invalidJson()` (a Request's own SyntaxError is mapped to it). */
   json(): Promise<unknown>;
   toRequest?(): Request;
-  /** An adapter's own lookup of one header, as `headers.get(name)` answers it, without building `headers`. */
-  header?(name: string): string | null;
 }
 
 export type { FormValue } from '../http/form-body.ts';
@@ -163,10 +161,8 @@ export class RoveRequest<K extends string = string> {
 
   /** One header as `headers.get` answers it, through the adapter's cheaper lookup when it has one. */
   #header(name: string): string | null {
-    const raw = this.#raw;
-    if (raw.header !== undefined) return raw.header(name);
     const scope = this.#scope;
-    return scope.header === undefined ? raw.headers.get(name) : scope.header(raw, name);
+    return scope.header === undefined ? this.#raw.headers.get(name) : scope.header(this.#raw, name);
   }
 
   /** The body bytes, read once up to the body limit (413 beyond it). */

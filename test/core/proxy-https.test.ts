@@ -16,7 +16,7 @@ function served(peer: string) {
     await getSession(c).set('n', 1);
     return c.text('ok');
   });
-  const handle = app.bind({ runtime: 'test', address: () => peer });
+  const handle = app.bind({ address: () => peer });
   return (headers: Record<string, string>) => handle(new Request('http://app.example/', { headers }), {}, undefined) as Promise<Response>;
 }
 

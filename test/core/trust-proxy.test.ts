@@ -7,7 +7,7 @@ import { App } from '../../src/index.ts';
 /** What the app sees behind a peer at `socket`: `c.req.ip` and `c.req.protocol`. */
 async function seen(trust: TrustProxy | undefined, socket: string | undefined, headers: Record<string, string> = {}, options?: TrustProxyOptions) {
   const app = new App(trust === undefined ? {} : { trustProxy: trustProxy(trust, options) });
-  const handle = app.bind({ runtime: 'test', address: () => socket });
+  const handle = app.bind({ address: () => socket });
   app.get('/', (c) => c.json({ ip: c.req.ip ?? null, protocol: c.req.protocol }));
   const res = await handle(new Request('http://localhost/', { headers }), {}, undefined);
   return (await res.json()) as { ip: string | null; protocol: string };

@@ -79,7 +79,7 @@ describe('rove/otel', () => {
     const { tracer, spans } = fakeTracer();
     const { meter } = fakeMeter();
     otel(app, { tracer, meter });
-    const handle = app.bind({ runtime: 'test', address: () => '198.51.100.7' });
+    const handle = app.bind({ address: () => '198.51.100.7' });
     await handle(new Request('http://localhost/users/5', { headers: { 'user-agent': 'ua/1' } }), {}, undefined);
     expect(spans).toHaveLength(1);
     const span = spans[0];

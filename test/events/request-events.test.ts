@@ -200,7 +200,6 @@ describe('request events', () => {
     const app = makeApp();
     let asked = 0;
     const handle = app.bind({
-      runtime: 'test',
       address: () => {
         asked++;
         return '203.0.113.9';

@@ -6,7 +6,7 @@ import { memoryStore, type RateLimitOptions, type RateLimitStore, rateLimit, rat
 /** An app bound like an adapter would, so each request carries a peer address. */
 function makeApp(options: RateLimitOptions, appOptions: ConstructorParameters<typeof App>[0] = {}) {
   const app = new App(appOptions);
-  const handle = app.bind({ runtime: 'test', address: (_request, info) => info as string | undefined });
+  const handle = app.bind({ address: (_request, info) => info as string | undefined });
   app.use('/api', rateLimit(options));
   app.get('/api', (c) => c.text(`hello ${c.req.ip}`));
   app.get('/free', (c) => c.text('free'));

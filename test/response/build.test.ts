@@ -2,7 +2,8 @@
 // defaults as a header init gave, in process (test/response/http.test.ts runs the app over HTTP).
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/core/app.ts';
-import { errorResponse, HttpError } from '../../src/core/errors.ts';
+import { HttpError } from '../../src/core/errors.ts';
+import { errorResponse } from '../../src/core/problem.ts';
 import { appendHeaders, buildResponse } from '../../src/core/response.ts';
 import { setCookie } from '../../src/http/cookie.ts';
 import { compileCsp, NONCE, secureHeaders } from '../../src/middleware/secure-headers/index.ts';

@@ -73,7 +73,7 @@ const anything: StandardSchemaV1 = { '~standard': { version: 1, vendor: 'probe',
 const APP = {
   'App.settings': async () => same(typeof new App().settings.bodyLimit, 'number', 'settings.bodyLimit'),
   'App.bind': async () => {
-    const handle = new App().get('/', (c) => c.text('bound')).bind({ runtime: 'probe' });
+    const handle = new App().get('/', (c) => c.text('bound')).bind({});
     same(await (await handle(new Request('http://localhost/'), {}, undefined)).text(), 'bound');
   },
   'App.get': () => routes((app, p, h) => app.get(p, h), 'GET'),

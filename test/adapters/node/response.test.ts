@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { check, type NodeResponse, respond } from '../../../adapters/node/response.ts';
+import { type NodeResponse, respond } from '../../../adapters/node/response.ts';
+import { checkUnlessBuilt as check } from '../../../adapters/shared/checked-response.ts';
 
 /** A stand-in for ServerResponse that records the one writeHead + end. */
 function recorder() {
@@ -117,7 +118,7 @@ describe('node light response', () => {
   });
 });
 
-describe('node check()', () => {
+describe('checkUnlessBuilt() on Node', () => {
   it('passes what node:http can send', () => {
     expect(() => check(new Response('x', { headers: { 'x-a': 'é\tb' } }))).not.toThrow();
     expect(() => check(respond('x', 200, {}))).not.toThrow();

@@ -2,7 +2,7 @@
 // checked, is written as is until something touches its headers; anything else is checked.
 // Nothing of this reaches the core: app.fetch and app.request keep plain Responses.
 import { describe, expect, it } from 'vitest';
-import { CheckedResponse, checkUnlessBuilt, respondChecked } from '../../../adapters/shared/checked-response.ts';
+import { BUILT, CheckedResponse, checkUnlessBuilt, respondChecked } from '../../../adapters/shared/checked-response.ts';
 import { App } from '../../../src/index.ts';
 import { cors } from '../../../src/middleware/cors/index.ts';
 
@@ -12,10 +12,9 @@ const BAD = 'a\u0001b';
 function bound(app: App) {
   const seen = { checked: 0 };
   const handle = app.bind({
-    runtime: 'test',
     respond: respondChecked,
     finish: (res) => {
-      if (!(res instanceof CheckedResponse) || res.touched) seen.checked++;
+      if (!(res instanceof CheckedResponse) || !res[BUILT]) seen.checked++;
       checkUnlessBuilt(res);
       return res;
     },

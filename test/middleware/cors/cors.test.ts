@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NodeResponse, respondChecked } from '../../../adapters/node/response.ts';
+import { NodeResponse, respondLight } from '../../../adapters/node/response.ts';
 import { App } from '../../../src/index.ts';
 import { cors } from '../../../src/middleware/cors/index.ts';
 
@@ -91,7 +91,7 @@ describe('cors > preflight', () => {
   });
   it('on Node (light responses) answers the same, with headers set earlier once each, and a fresh answer each time', async () => {
     const app = new App();
-    const handle = app.bind({ runtime: 'node', respond: respondChecked });
+    const handle = app.bind({ respond: respondLight });
     const node = { fetch: (r: Request) => handle(r, {}, undefined) };
     let n = 0;
     app.use(async (c, next) => {

@@ -6,7 +6,7 @@ import { ipRestriction } from '../../../src/middleware/ip/index.ts';
 /** An app bound like an adapter would, so each request carries a peer address. */
 function makeApp(options: Parameters<typeof ipRestriction>[0], proxies?: string[]) {
   const app = new App({ trustProxy: proxies === undefined ? undefined : trustProxy(proxies) });
-  const handle = app.bind({ runtime: 'test', address: (_request, info) => info as string | undefined });
+  const handle = app.bind({ address: (_request, info) => info as string | undefined });
   app.use('/admin', ipRestriction(options));
   app.get('/admin', (c) => c.text(`hello ${c.req.ip}`));
   app.get('/public', (c) => c.text('public'));
@@ -53,7 +53,7 @@ describe('ipRestriction', () => {
 
   it('leaves other paths alone, and emits ip:rejected', async () => {
     const app = new App();
-    const handle = app.bind({ runtime: 'test', address: (_r, info) => info as string });
+    const handle = app.bind({ address: (_r, info) => info as string });
     app.use('/admin', ipRestriction({ allow: ['10.0.0.1'] }));
     app.get('/admin', (c) => c.text('admin'));
     app.get('/public', (c) => c.text('public'));
