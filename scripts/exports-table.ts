@@ -82,28 +82,44 @@ const types = (file: string) => `./dist/${file.replace(/\.ts$/, '.d.ts')}`;
  * TypeScript sources; Node and Deno take the build in dist/ (Deno strips no types under
  * node_modules). A runtime's own file comes before `source`, so it wins even where `source` is set.
  */
-export function conditionsOf(e: ExportEntry): Record<string, string> {
-  const out: Record<string, string> = { types: types(e.source) };
+export function conditionsOf(e: ExportEntry): Record<string, string | Record<string, string>> {
+  if (e.worker || e.deno || e.bun || e.browser) return perRuntime(e);
+  return {
+    types: types(e.source),
+    source: src(e.source),
+    bun: src(e.source),
+    deno: built(e.source),
+    workerd: src(e.source),
+    worker: src(e.source),
+    default: built(e.source),
+  };
+}
+
+/**
+ * An entry whose files differ by runtime: each runtime's condition carries the types of its own
+ * file, ahead of the bare `types`, so TypeScript shows each runtime what that runtime exports. The
+ * bare `types` (a project that names no runtime) are those of the smallest entry, the Workers one
+ * where there is one: what every runtime has. Node's own (`fileSource`, `scanRoutes`) come with the
+ * `node` condition, which `moduleResolution: "nodenext"` sets; `customConditions` sets the others.
+ */
+function perRuntime(e: ExportEntry): Record<string, string | Record<string, string>> {
+  const out: Record<string, string | Record<string, string>> = {};
   if (e.worker) {
-    out.workerd = src(e.worker);
-    out.worker = src(e.worker);
+    out.workerd = { types: types(e.worker), default: src(e.worker) };
+    out.worker = { types: types(e.worker), default: src(e.worker) };
   }
-  if (e.browser) out.browser = src(e.browser);
-  if (e.bun) out.bun = src(e.bun);
-  if (e.deno) out.deno = built(e.deno);
+  if (e.browser) out.browser = { types: types(e.browser), default: src(e.browser) };
+  out.bun = { types: types(e.bun ?? e.source), default: src(e.bun ?? e.source) };
+  out.deno = { types: types(e.deno ?? e.source), default: built(e.deno ?? e.source) };
   out.source = src(e.source);
-  if (!e.bun) out.bun = src(e.source);
-  if (!e.deno) out.deno = built(e.source);
-  if (!e.worker) {
-    out.workerd = src(e.source);
-    out.worker = src(e.source);
-  }
+  out.node = { types: types(e.source), default: built(e.source) };
+  out.types = types(e.worker ?? e.source);
   out.default = built(e.source);
   return out;
 }
 
 /** package.json `exports`. */
-export function packageExports(table: readonly ExportEntry[] = EXPORTS): Record<string, Record<string, string>> {
+export function packageExports(table: readonly ExportEntry[] = EXPORTS): Record<string, Record<string, string | Record<string, string>>> {
   return Object.fromEntries(table.map((e) => [e.subpath, conditionsOf(e)]));
 }
 

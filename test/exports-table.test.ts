@@ -22,15 +22,17 @@ describe('the exports table', () => {
     }
   });
 
-  it('gives a runtime its own file before `source`, so it wins under every condition set', () => {
+  it('gives a runtime its own file and its types before `source` and the bare `types`, so they win under every condition set', () => {
     const entry = { subpath: './x', source: 'a/node.ts', deno: 'a/deno.ts', bun: 'a/bun.ts', worker: 'a/worker.ts' };
     expect(Object.entries(conditionsOf(entry))).toEqual([
-      ['types', './dist/a/node.d.ts'],
-      ['workerd', './a/worker.ts'],
-      ['worker', './a/worker.ts'],
-      ['bun', './a/bun.ts'],
-      ['deno', './dist/a/deno.js'],
+      ['workerd', { types: './dist/a/worker.d.ts', default: './a/worker.ts' }],
+      ['worker', { types: './dist/a/worker.d.ts', default: './a/worker.ts' }],
+      ['bun', { types: './dist/a/bun.d.ts', default: './a/bun.ts' }],
+      ['deno', { types: './dist/a/deno.d.ts', default: './dist/a/deno.js' }],
       ['source', './a/node.ts'],
+      ['node', { types: './dist/a/node.d.ts', default: './dist/a/node.js' }],
+      // A project that names no runtime sees what every runtime has.
+      ['types', './dist/a/worker.d.ts'],
       ['default', './dist/a/node.js'],
     ]);
     expect(Object.keys(conditionsOf({ subpath: './y', source: 'a/y.ts' }))).toEqual(['types', 'source', 'bun', 'deno', 'workerd', 'worker', 'default']);
