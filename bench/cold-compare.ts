@@ -11,10 +11,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../dev/proc.ts';
 import { prepareBunBytecode } from './lib/bun-bytecode.ts';
 import { COLD_RUNTIMES, type ColdRuntime, entryPlan, launch, type Prepared, prepare } from './lib/cold-start-apps.ts';
 import { coldStart } from './lib/cold-start-probe.ts';
-import { freePort } from './lib/proc.ts';
 
 const argv = process.argv.slice(2);
 const bytecode = argv.includes('--bytecode');

@@ -17,10 +17,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, startChild, stopChild } from '../dev/proc.ts';
 import { prepareBunBytecode } from './lib/bun-bytecode.ts';
 import { type ColdPlan, type ColdRuntime, entryPlan, launch, type Prepared, prepare } from './lib/cold-start-apps.ts';
 import { firstAnswer } from './lib/cold-start-probe.ts';
-import { freePort, startChild, stopChild } from './lib/proc.ts';
 
 const RUNTIMES: readonly ColdRuntime[] = ['node', 'deno', 'bun'];
 // V8: no optimising tiers, no helper threads, a young generation large enough that a start

@@ -4,9 +4,9 @@
 // time from workerd's own trace). Medians with min–max; see bench/lib/cold-start*.ts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { killAllNow, stopAll } from '../dev/proc.ts';
 import { coldStartTable, runColdStarts } from './lib/cold-start.ts';
 import { COLD_APPS, COLD_MODES, COLD_RUNTIMES } from './lib/cold-start-apps.ts';
-import { killAllNow, stopAll } from './lib/proc.ts';
 import type { BenchResult } from './lib/result.ts';
 import { writeReports } from './report/write.ts';
 

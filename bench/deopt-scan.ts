@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, startChild, stopChild } from '../dev/proc.ts';
 import type { FrameworkId } from './lib/config.ts';
 import { firstAnswer } from './lib/http.ts';
 import { runLoad } from './lib/load.ts';
-import { freePort, startChild, stopChild } from './lib/proc.ts';
 import { SCENARIOS } from './lib/scenarios.ts';
 import { launchFor } from './lib/targets.ts';
 

@@ -4,7 +4,7 @@
 //   node --import tsx bench/profile.ts DIR/rove-default-*.cpuprofile [--top 25]
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ROOT } from './lib/proc.ts';
+import { ROOT } from '../dev/proc.ts';
 
 interface ProfileNode {
   id: number;

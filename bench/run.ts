@@ -2,6 +2,7 @@
 // With no flags: the committed report, docs/benchmarks/README.md (methods: docs/benchmarks/methods.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
+import { killAllNow, stopAll } from '../dev/proc.ts';
 import { type BundleSizes, measureBundleSizes } from './lib/bundle-size.ts';
 import { measureColdStart } from './lib/cold-start.ts';
 import type { ColdStartResult } from './lib/cold-start-result.ts';
@@ -11,7 +12,6 @@ import { stopLoad } from './lib/load.ts';
 import { mergeRows, splitResumed } from './lib/merge.ts';
 import { collectMeta } from './lib/meta.ts';
 import { pinningText, setUpPinning } from './lib/pin.ts';
-import { killAllNow, stopAll } from './lib/proc.ts';
 import { prepareRedis } from './lib/redis-run.ts';
 import { type BenchResult, configForJson, type Row } from './lib/result.ts';
 import { Aborted, plannedRows, Runner } from './lib/runner.ts';

@@ -1,6 +1,6 @@
 /**
  * What a Redis session read costs in process, against a bare GET from the same client
- * (bench/shared/resp.ts), with a throwaway redis-server (test/rate-limit/redis-server.ts: a free
+ * (dev/resp.ts), with a throwaway redis-server (dev/redis.ts: a free
  * loopback port, stopped by its pid). No HTTP: the `session-read-redis` bench row's per-request
  * work, layer by layer, as CPU µs of this process per operation (Redis's own CPU is not in it)
  * and wall µs per operation, with `--inflight` operations in flight (default 16).
@@ -19,13 +19,13 @@
  *   rove session       the bench's Rove route: session() with redisStore, two getSession(c).get()
  */
 import process from 'node:process';
+import { startRedis } from '../dev/redis.ts';
+import { RespClient } from '../dev/resp.ts';
 import { addAppLayer } from '../examples/bench/app-layer.ts';
 import { App } from '../src/index.ts';
 import { getSession, redisStore, session } from '../src/middleware/session/index.ts';
-import { startRedis } from '../test/rate-limit/redis-server.ts';
 import { withRedisSession } from './raw/redis.ts';
 import { REDIS_SESSION_PREFIX, SESSION_SECRET } from './shared/app-layer.ts';
-import { RespClient } from './shared/resp.ts';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, def: number) => {

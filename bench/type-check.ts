@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ROOT } from '../dev/proc.ts';
 import { CONTRACT_HEADS, contractApp, honoRpcApp } from './contract-types.ts';
-import { ROOT } from './lib/proc.ts';
 
 const { values } = parseArgs({
   options: { routes: { type: 'string', default: '200' }, rounds: { type: 'string', default: '5' }, out: { type: 'string' } },

@@ -61,4 +61,25 @@ describe('module structure', () => {
       expect(readdirSync(join(dir, name)).length, `src/middleware/${name}/`).toBeGreaterThan(1);
     }
   });
+
+  it('the dev helpers (dev/) are the one place test/ and bench/ share: dev/ imports neither, bench/ no test, and only test/bench/ the bench', () => {
+    const leaning = (dirs: string[], forbidden: (target: string) => boolean) =>
+      dirs
+        .flatMap((d) => files(join(ROOT, d)))
+        .flatMap((f) =>
+          edges(f)
+            .filter(forbidden)
+            .map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`),
+        );
+    const under = (dir: string) => (target: string) => relative(ROOT, target).startsWith(`${dir}/`);
+    expect(leaning(['dev'], (t) => under('test')(t) || under('bench')(t))).toEqual([]);
+    expect(leaning(['bench'], under('test'))).toEqual([]);
+    const tests = files(join(ROOT, 'test')).filter((f) => !relative(ROOT, f).startsWith('test/bench/'));
+    const intoBench = tests.flatMap((f) =>
+      edges(f)
+        .filter(under('bench'))
+        .map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`),
+    );
+    expect(intoBench).toEqual([]);
+  });
 });

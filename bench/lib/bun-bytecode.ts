@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { ROOT, resolveBin } from '../../dev/proc.ts';
 import { GZIP_LEVEL } from './bundle-size.ts';
 import { type ColdPlan, linkPublic, type Prepared } from './cold-start-apps.ts';
-import { ROOT, resolveBin } from './proc.ts';
 
 export const BUN_BYTECODE_COMMAND = 'bun build ENTRY --target=bun --format=cjs --bytecode --minify';
 

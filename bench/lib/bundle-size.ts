@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, version as esbuildVersion } from 'esbuild';
+import { WORKERS_BUILD } from '../../dev/bundle.ts';
+import { ROOT } from '../../dev/proc.ts';
 import { gitRevision } from './meta.ts';
-import { ROOT } from './proc.ts';
 
 export interface BundleEntry {
   id: string;
@@ -33,19 +34,7 @@ export const BUNDLES: readonly { id: string; label: string; entry: string }[] = 
   { id: 'hello-worker', label: 'examples/hello worker (Rove)', entry: 'examples/hello/worker.ts' },
 ];
 
-/**
- * What a Workers build does (wrangler's esbuild step), minified: one ES module,
- * no Node built-ins assumed, the `workerd`/`worker`/`browser` export conditions.
- */
-export const BUILD_OPTIONS = {
-  bundle: true,
-  minify: true,
-  format: 'esm',
-  platform: 'neutral',
-  target: 'es2022',
-  conditions: ['workerd', 'worker', 'browser'],
-  mainFields: ['workerd', 'worker', 'browser', 'module', 'main'],
-} as const satisfies BuildOptions;
+export const BUILD_OPTIONS = WORKERS_BUILD;
 
 /** gzip level 9, as `gzip -9`; the figures are deterministic for a given tree and esbuild version. */
 export const GZIP_LEVEL = 9;

@@ -6,10 +6,10 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build } from 'esbuild';
+import { ROOT, resolveBin } from '../../dev/proc.ts';
+import { workerdConfig } from '../../dev/workerd.ts';
 import { BUILD_OPTIONS, GZIP_LEVEL } from './bundle-size.ts';
 import type { ColdStartApp, ColdStartEntry } from './cold-start-result.ts';
-import { ROOT, resolveBin } from './proc.ts';
-import { workerdConfig } from './workerd.ts';
 
 export type ColdRuntime = ColdStartEntry['runtime'];
 export type ColdMode = ColdStartEntry['mode'];

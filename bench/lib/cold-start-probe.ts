@@ -7,7 +7,8 @@
 // retried after `pollMs` (default 1 ms: a tight loop that still leaves the server the CPU on
 // a small machine; 0 retries at once).
 import { connect } from 'node:net';
-import { type Child, CLK_TCK, descendants, readStat, startChild, stopChild } from './proc.ts';
+import { type Child, descendants, readStat, startChild, stopChild } from '../../dev/proc.ts';
+import { CLK_TCK } from './proc-stats.ts';
 
 export interface Answer {
   status: number;
@@ -60,7 +61,7 @@ export async function firstAnswer(child: Child, port: number, path: string, dead
 
 /**
  * CPU (user + system, every thread, ms) of the server: /proc/<pid>/stat's utime + stime in clock
- * ticks (CLK_TCK, 10 ms steps). The pid is the runtime binary itself (bench/lib/proc.ts resolves
+ * ticks (CLK_TCK, 10 ms steps). The pid is the runtime binary itself (dev/proc.ts resolves
  * node_modules/.bin to the real executable, never an npm shim); any process it started is added.
  */
 export function serverCpuMs(pid: number): number | null {

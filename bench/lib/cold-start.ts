@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../dev/proc.ts';
 import { kb } from './bundle-size.ts';
 import {
   COLD_APPS,
@@ -20,7 +21,6 @@ import { coldStart } from './cold-start-probe.ts';
 import { coldRatio, coldRatioText } from './cold-start-ratio.ts';
 import type { ColdStartApp, ColdStartEntry, ColdStartResult, ColdStartSample } from './cold-start-result.ts';
 import { STARTUP_SLICE, workerStartupMs } from './cold-start-trace.ts';
-import { freePort } from './proc.ts';
 import { median, ratio } from './result.ts';
 
 export interface ColdOptions {

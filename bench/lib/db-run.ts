@@ -3,10 +3,12 @@
 // a clear message when PostgreSQL is missing; and the environment that the
 // `db` targets get.
 import postgres from 'postgres';
+import { type Cluster, postgresMissing, startCluster } from '../../dev/postgres.ts';
+import { processTree } from '../../dev/proc.ts';
 import type { Config } from './config.ts';
+import { seed } from './db-seed.ts';
 import { type Pinning, pinTree } from './pin.ts';
-import { type Cluster, postgresMissing, startCluster } from './postgres.ts';
-import { ownServices, processTree } from './proc.ts';
+import { ownServices } from './proc-stats.ts';
 import { scenarioById } from './scenarios.ts';
 
 let current: { url: string; pool: number; pid: number } | undefined;
@@ -32,7 +34,7 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
   const missing = postgresMissing();
   if (missing) return skip(missing);
   try {
-    const cluster = await startCluster({ log });
+    const cluster = await startCluster({ log, seed });
     current = { url: cluster.url, pool: config.dbPool, pid: cluster.pid };
     // PostgreSQL's CPU is part of the DB scenarios, not other people's load on the machine.
     ownServices.add(cluster.pid);

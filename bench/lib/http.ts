@@ -1,6 +1,6 @@
 // One-off requests for readiness probes and correctness checks (not load).
 import { request } from 'node:http';
-import type { Child } from './proc.ts';
+import type { Child } from '../../dev/proc.ts';
 import type { RequestSpec } from './scenarios.ts';
 
 export interface ProbeResponse {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, type as osType, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, resolveBin } from './proc.ts';
+import { ROOT, resolveBin } from '../../dev/proc.ts';
 import type { Meta } from './result.ts';
 
 function packageVersion(dir: string): string {

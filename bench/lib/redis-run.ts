@@ -1,10 +1,10 @@
 // The runner's side of the Redis scenarios (BENCH.md Round 3, session-read-redis): one throwaway
-// redis-server for the whole run, started as the tests start theirs (test/rate-limit/redis-server.ts:
+// redis-server for the whole run, started as the tests start theirs (dev/redis.ts:
 // a free loopback port, nothing saved, stopped by its pid), or the scenarios dropped with a message
 // when redis-server is missing; and the REDIS_URL the `redis` targets get.
-import { redisServerBin, startRedis } from '../../test/rate-limit/redis-server.ts';
+import { redisServerBin, startRedis } from '../../dev/redis.ts';
 import type { Config } from './config.ts';
-import { ownServices } from './proc.ts';
+import { ownServices } from './proc-stats.ts';
 import { scenarioById } from './scenarios.ts';
 
 let url: string | undefined;

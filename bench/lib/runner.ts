@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Child, freePort, processTree, startChild, stopChild } from '../../dev/proc.ts';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import { tidyDatabase } from './db-run.ts';
 import { firstAnswer } from './http.ts';
@@ -13,7 +14,7 @@ import { setListener } from './listener-cost.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { pinnedCommand } from './pin.ts';
 import { poolRound } from './pool-p99.ts';
-import { backgroundMeter, type Child, cpuDeltaUs, freePort, peakRssMB, processTree, resetPeakRss, startChild, stopChild, treeCpuUs } from './proc.ts';
+import { backgroundMeter, cpuDeltaUs, peakRssMB, resetPeakRss, treeCpuUs } from './proc-stats.ts';
 import { emptyRow, type Row } from './result.ts';
 import { rowOfRounds } from './rounds.ts';
 import { clock, describeRow } from './row-text.ts';

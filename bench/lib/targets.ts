@@ -3,12 +3,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROOT, resolveBin } from '../../dev/proc.ts';
+import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 import type { FrameworkId, RuntimeId } from './config.ts';
 import { dbEnv } from './db-run.ts';
-import { ROOT, resolveBin } from './proc.ts';
 import { redisEnv } from './redis-run.ts';
 import type { Variant } from './scenarios.ts';
-import { bundleWorker, workerdConfig } from './workerd.ts';
 
 // rove-fs: the same app as a routes directory (file routes; issue 6), to show what file routing costs.
 // rove-baseline: Rove's bench app in the --baseline tree (the same entries, started from that tree).

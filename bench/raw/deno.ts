@@ -1,4 +1,4 @@
-import { connectFromUrl } from '../shared/resp.ts';
+import { connectFromUrl } from '../../dev/resp.ts';
 import { type OpenFile, withAppLayer } from './app-layer.ts';
 import { dbRoutesFromEnv } from './db.ts';
 import { handle } from './handler.ts';

@@ -2,11 +2,11 @@
 // and one end per response. The ceiling for Node.
 import { createReadStream, stat } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connectFromUrl } from '../../dev/resp.ts';
 import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, STATIC_CACHE_CONTROL } from '../shared/app-layer.ts';
 import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../shared/fixtures.ts';
 import { eachMeta, escapeHtml, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
-import { connectFromUrl } from '../shared/resp.ts';
 import { paramsSchema, validationProblem } from '../shared/schema.ts';
 import { etagOf, matches } from './app-layer.ts';
 import { nodeDbRoutes } from './db.ts';

@@ -1,9 +1,9 @@
 // The `session-read-redis` scenario's bare peer (BENCH.md Round 3): the session id from a cookie,
-// one Redis GET of its key through the same client Rove's targets use (bench/shared/resp.ts, one
+// one Redis GET of its key through the same client Rove's targets use (dev/resp.ts, one
 // per process), the JSON parsed and answered. /session-redis/start writes the key and sets the cookie.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RespClient } from '../../dev/resp.ts';
 import { RAW_SESSION_COOKIE, REDIS_SESSION_PREFIX, SESSION_DATA } from '../shared/app-layer.ts';
-import type { RespClient } from '../shared/resp.ts';
 
 const MAX_AGE_MS = 86_400_000;
 const COOKIE_PREFIX = `${RAW_SESSION_COOKIE}=`;

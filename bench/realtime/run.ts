@@ -11,9 +11,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Child, freePort, killAllNow, processTree, ROOT, resolveBin, startChild, stopAll, stopChild } from '../../dev/proc.ts';
+import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 import { pinnedCommand, pinningText, setUpPinning } from '../lib/pin.ts';
-import { type Child, cpuDeltaUs, freePort, killAllNow, processTree, ROOT, resolveBin, startChild, stopAll, stopChild, treeCpuUs } from '../lib/proc.ts';
-import { bundleWorker, workerdConfig } from '../lib/workerd.ts';
+import { cpuDeltaUs, treeCpuUs } from '../lib/proc-stats.ts';
 import { type LoadResult, sseLoad, wsEchoLoad } from './load.ts';
 import { type Comparison, compare, comparisonText } from './ratios.ts';
 

@@ -6,9 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Child, freePort, processTree, ROOT, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
+import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 import { runLoad } from '../lib/load.ts';
-import { type Child, cpuDeltaUs, freePort, processTree, ROOT, resolveBin, startChild, stopChild, treeCpuUs } from '../lib/proc.ts';
-import { bundleWorker, workerdConfig } from '../lib/workerd.ts';
+import { cpuDeltaUs, treeCpuUs } from '../lib/proc-stats.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ENTRY = join(ROOT, 'bench/response-build/server.ts');

@@ -1,12 +1,12 @@
 /**
- * Runs bench/response-build/worker.ts in workerd (the project's bundling and config, bench/lib/workerd.ts)
+ * Runs bench/response-build/worker.ts in workerd (the project's bundling and config, dev/workerd.ts)
  * and times each case from outside: a request that builds `iterations` responses, less an empty request.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, ROOT, resolveBin, startChild, stopChild } from '../lib/proc.ts';
-import { bundleWorker, workerdConfig } from '../lib/workerd.ts';
+import { freePort, ROOT, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
+import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 import { allCases } from './cases.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

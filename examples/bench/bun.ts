@@ -1,6 +1,6 @@
 import { serve } from '../../adapters/bun/index.ts';
 import { serveStatic } from '../../adapters/bun/static.ts';
-import { connectFromUrl } from '../../bench/shared/resp.ts';
+import { connectFromUrl } from '../../dev/resp.ts';
 import { createBenchApp } from './app.ts';
 import { dbRoutesFromEnv } from './db.ts';
 

@@ -7,7 +7,8 @@
 // node --conditions=source --import tsx examples/threads/measure.ts [--runtimes node,deno,bun] [--rounds 2] [-c 50] [-d 5]
 import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
-import { type Child, cpuDeltaUs, freePort, processTree, resolveBin, startChild, stopChild, treeCpuUs } from '../../bench/lib/proc.ts';
+import { cpuDeltaUs, treeCpuUs } from '../../bench/lib/proc-stats.ts';
+import { type Child, freePort, processTree, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {

@@ -6,8 +6,7 @@
 // threads passed in does hold them: the switch is the value passed in.
 import type { BuildOptions, Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { BUILD_OPTIONS as WORKERS } from '../../bench/lib/bundle-size.ts';
-import { bundleOf, externalImports, ROOT } from './bundle.ts';
+import { bundleOf, externalImports, ROOT, WORKERS_BUILD as WORKERS } from '../../dev/bundle.ts';
 
 type Runtime = 'node' | 'deno' | 'bun';
 

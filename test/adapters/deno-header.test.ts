@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { ROOT, resolveBin } from '../../bench/lib/proc.ts';
+import { ROOT, resolveBin } from '../../dev/proc.ts';
 
 it("Deno's server still offers the one-header lookup the Deno adapters use, with headers.get's answers", async () => {
   const { stdout } = await promisify(execFile)(resolveBin('deno'), ['run', '-A', 'test/adapters/deno-header-check.ts'], {

@@ -2,7 +2,7 @@
 // Deno look at its inspector on every WebSocket message (docs/design-notes.md).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleOf, ROOT } from './bundle.ts';
+import { bundleOf, ROOT } from '../../dev/bundle.ts';
 
 /** The node: modules `entry` reaches through static imports only (a dynamic import loads on demand). */
 async function staticNodeImports(entry: string): Promise<string[]> {

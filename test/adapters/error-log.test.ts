@@ -6,7 +6,7 @@
 // the conformance suite's start() (workerd writes a Worker's console.error to its own stderr).
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Child } from '../../bench/lib/proc.ts';
+import type { Child } from '../../dev/proc.ts';
 import { start } from '../conformance/servers.ts';
 import { type FixtureRuntime, startFixture, withNode24 } from './spawn.ts';
 

@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleOf, ROOT } from './bundle.ts';
+import { bundleOf, ROOT } from '../../dev/bundle.ts';
 
 const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'cloudflare'];
 const MAY_USE: Record<string, string[]> = { 'deno-deploy': ['deno'], shared: [] };

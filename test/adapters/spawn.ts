@@ -1,6 +1,6 @@
 // Starts a fixture entry (test/adapters/fixtures) on one runtime as a direct
 // child process on a free loopback port, and stops it by pid.
-import { type Child, freePort, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { type Child, freePort, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 import { node24OrSkip } from '../conformance/node24.ts';
 
 export { withNode24 } from '../conformance/node24.ts';

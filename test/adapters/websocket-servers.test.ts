@@ -3,7 +3,7 @@
 // app.request on an app a Deno adapter has bound answers a WebSocket route as on an unbound app.
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Child, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { type Child, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 
 const DIR = 'test/adapters/fixtures';
 const ENV = { NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };

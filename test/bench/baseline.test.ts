@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FRAMEWORKS, parseFlags, resolveConfig } from '../../bench/lib/config.ts';
-import { ROOT } from '../../bench/lib/proc.ts';
 import { configForJson, emptyRow, type Row } from '../../bench/lib/result.ts';
 import { plannedRows } from '../../bench/lib/runner.ts';
 import { SCENARIO_IDS } from '../../bench/lib/scenarios.ts';
 import { baselineSpread, lowerBeyondSpread, roundRatios, spreadOf } from '../../bench/lib/spread.ts';
 import { launchFor } from '../../bench/lib/targets.ts';
 import { baselineBlocks } from '../../bench/report/baseline-section.ts';
+import { ROOT } from '../../dev/proc.ts';
 
 const resolve = (argv: string[]) => resolveConfig(parseFlags(argv), SCENARIO_IDS);
 

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLES, type BundleSizes, bundle, measureBundleSizes, roveOverHono } from '../../bench/lib/bundle-size.ts';
-import { ROOT } from '../../bench/lib/proc.ts';
 import { type BenchResult, emptyRow } from '../../bench/lib/result.ts';
 import { buildDocument } from '../../bench/report/document.ts';
 import { renderHtml } from '../../bench/report/html.ts';
 import { renderMarkdown } from '../../bench/report/markdown.ts';
 import { summaryText } from '../../bench/report/summary.ts';
+import { ROOT } from '../../dev/proc.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rove-bench-size-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

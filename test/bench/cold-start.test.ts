@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planEntries } from '../../bench/lib/cold-start-apps.ts';
 import type { ColdStartResult } from '../../bench/lib/cold-start-result.ts';
-import { ROOT } from '../../bench/lib/proc.ts';
+import { ROOT } from '../../dev/proc.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'rove-cold-test-'));

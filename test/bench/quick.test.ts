@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FRAMEWORKS, PROFILES } from '../../bench/lib/config.ts';
-import { ROOT } from '../../bench/lib/proc.ts';
 import type { BenchResult } from '../../bench/lib/result.ts';
 import { scenarioById } from '../../bench/lib/scenarios.ts';
+import { ROOT } from '../../dev/proc.ts';
 
 const RUNTIMES = ['node', 'deno'];
 // A subset that keeps every framework and the listener variant within the time budget.

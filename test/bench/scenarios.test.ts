@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkContentType, checkResponse, expectedFortunesPage, normalizeQuoteEscapes, SCENARIOS, scenarioById } from '../../bench/lib/scenarios.ts';
-import { workerdConfig } from '../../bench/lib/workerd.ts';
 import { fortunesForRequest } from '../../bench/shared/fixtures.ts';
 import { fortunesPage } from '../../bench/shared/html.ts';
+import { workerdConfig } from '../../dev/workerd.ts';
 
 const res = (status: number, contentType: string, body: string, extra: Record<string, string> = {}) => ({
   status,

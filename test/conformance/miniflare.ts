@@ -4,15 +4,15 @@
 // entry bundled with esbuild, then Miniflare 4 (the real workerd, plus Cloudflare's
 // own Static Assets and KV simulators) configured from the example's wrangler.toml:
 // `[assets]` (directory, binding, run_worker_first), `[[kv_namespaces]]` (in memory)
-// and `[vars]`. The plain workerd config of bench/lib/workerd.ts has neither assets
+// and `[vars]`. The plain workerd config of dev/workerd.ts has neither assets
 // nor KV; wrangler dev adds a development proxy and a slower start for nothing here.
 // Stops cleanly on SIGTERM/SIGINT (Miniflare then stops its workerd).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Miniflare } from 'miniflare';
-import { ROOT } from '../../bench/lib/proc.ts';
-import { bundleWorker } from '../../bench/lib/workerd.ts';
+import { ROOT } from '../../dev/proc.ts';
+import { bundleWorker } from '../../dev/workerd.ts';
 import { parseWrangler } from './wrangler-toml.ts';
 
 const dir = resolve(ROOT, process.argv[2] ?? 'examples/notes');

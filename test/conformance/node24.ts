@@ -3,7 +3,7 @@
 // set) that is an error, so they can never be skipped there.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../bench/lib/proc.ts';
+import { ROOT } from '../../dev/proc.ts';
 
 export const NODE24_VERSION = '24.21.0';
 

@@ -5,7 +5,7 @@ import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../bench/lib/proc.ts';
+import { ROOT } from '../../dev/proc.ts';
 import { DEV_CONFIG } from '../../examples/notes/config.ts';
 import { validateOpenAPI } from '../contract/openapi-check.ts';
 import { client, cspDirectives, hs256, Jar, login } from '../notes/client.ts';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
-import { bundleWorker } from '../../bench/lib/workerd.ts';
+import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
+import { bundleWorker } from '../../dev/workerd.ts';
 
 function config(port: number): string {
   return `using Workerd = import "/workerd/workerd.capnp";

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../bench/lib/proc.ts';
-import { bundleWorker } from '../../bench/lib/workerd.ts';
+import { ROOT } from '../../dev/proc.ts';
+import { bundleWorker } from '../../dev/workerd.ts';
 
 let mf: Miniflare;
 let scratch: string;

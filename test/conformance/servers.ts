@@ -3,8 +3,8 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
-import { bundleWorker, workerdConfig } from '../../bench/lib/workerd.ts';
+import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
+import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 import { node24OrSkip, withNode24 } from './node24.ts';
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;

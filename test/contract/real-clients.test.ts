@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 import { type Running, start } from '../conformance/servers.ts';
 import { badCalls, type Called, goodCalls } from './real-clients/calls.ts';
 import { generatedTypes, shopDocument } from './real-clients/types.ts';

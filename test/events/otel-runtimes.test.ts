@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
-import { bundleWorker, workerdConfig } from '../../bench/lib/workerd.ts';
+import { freePort, ROOT, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
+import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 
 const SCRIPT = 'test/events/otel-runtime-check.ts';
 

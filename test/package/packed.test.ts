@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
-import { workerdConfig } from '../../bench/lib/workerd.ts';
+import { type Child, freePort, ROOT, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
+import { workerdConfig } from '../../dev/workerd.ts';
 import { packageExports } from './exports.ts';
 import { ready } from './ready.ts';
 

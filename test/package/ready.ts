@@ -1,4 +1,4 @@
-import type { Child } from '../../bench/lib/proc.ts';
+import type { Child } from '../../dev/proc.ts';
 
 /** Waits until `url`/ answers 2xx; fails with the child's output when it exits or the time is up. */
 export async function ready(child: Child, url: string, label: string, timeoutMs = 30_000): Promise<void> {

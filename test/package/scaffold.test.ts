@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Child, freePort, ROOT, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { type Child, freePort, ROOT, startChild, stopChild } from '../../dev/proc.ts';
 import { BACKUP, REPOSITORY_ONLY } from '../../scripts/pack-manifest.ts';
 import { ready } from './ready.ts';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { ParityResult } from '../../adapters/cli/parity/run.ts';
-import { ROOT } from '../../bench/lib/proc.ts';
+import { ROOT } from '../../dev/proc.ts';
 import { node24OrSkip } from '../conformance/node24.ts';
 import { unexplained } from './unexplained.ts';
 

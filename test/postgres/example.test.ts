@@ -1,8 +1,8 @@
 // examples/postgres over real HTTP on every runtime, against a throwaway
-// PostgreSQL (bench/lib/postgres.ts). Without PostgreSQL on the machine the
+// PostgreSQL (dev/postgres.ts). Without PostgreSQL on the machine the
 // suite is skipped, and says so; scripts/install-postgres.sh installs it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, postgresMissing, startCluster } from '../../bench/lib/postgres.ts';
+import { type Cluster, postgresMissing, startCluster } from '../../dev/postgres.ts';
 import { RUNTIMES, type Running, start } from '../conformance/servers.ts';
 
 const missing = postgresMissing();
@@ -11,7 +11,7 @@ if (missing) console.warn(`test/postgres skipped: ${missing}`);
 describe.skipIf(missing !== null)(`examples/postgres${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let db: Cluster;
   beforeAll(async () => {
-    db = await startCluster({ seed: false });
+    db = await startCluster();
   }, 60_000);
   afterAll(async () => {
     await db?.stop();

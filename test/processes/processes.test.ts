@@ -4,7 +4,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { processCount } from '../../adapters/shared/processes.ts';
-import { freePort, readStat, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { freePort, readStat, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 
 const FIXTURE = 'test/processes/fixture.ts';
 

@@ -4,8 +4,8 @@
 // opens a fresh connection and the assertions are on totals.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, redisSkipReason, startRedis } from '../../dev/redis.ts';
 import { type Running, start } from '../conformance/servers.ts';
-import { type RedisServer, redisSkipReason, startRedis } from './redis-server.ts';
 
 const skip = redisSkipReason();
 const SECRET = 'cluster-redis-test-secret-0123456789abcdef';

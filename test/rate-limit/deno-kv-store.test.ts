@@ -1,7 +1,7 @@
 // denoKvStore against a real Deno KV: the check runs under Deno (deno-kv-check.ts).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT, resolveBin } from '../../bench/lib/proc.ts';
+import { ROOT, resolveBin } from '../../dev/proc.ts';
 
 describe('rate-limit denoKvStore on Deno KV', () => {
   it('counts exactly under 20 concurrent hits, starts a new window after the old one ends, and limits through rateLimit', () => {

@@ -1,8 +1,8 @@
 // A Redis outage under docs/scaling.md's set-up (node-redis with an error listener): sessions answer
 // 500, the rate limit 503, other routes keep serving, and the process does not crash.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, redisSkipReason, startRedis } from '../../dev/redis.ts';
 import { type Running, start } from '../conformance/servers.ts';
-import { type RedisServer, redisSkipReason, startRedis } from './redis-server.ts';
 
 const skip = redisSkipReason();
 

@@ -1,11 +1,11 @@
 // The Redis stores (rate limit and session) against a real redis-server on a free loopback port.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RedisServer, redisSkipReason, startRedis } from '../../dev/redis.ts';
+import { RespClient } from '../../dev/resp.ts';
 import { App } from '../../src/index.ts';
 import { cache, redisCache } from '../../src/middleware/cache/index.ts';
 import { rateLimit, redisStore } from '../../src/middleware/rate-limit/index.ts';
 import { getSession, redisStore as redisSessionStore, session } from '../../src/middleware/session/index.ts';
-import { type RedisServer, redisSkipReason, startRedis } from './redis-server.ts';
-import { RespClient } from './resp.ts';
 
 const skip = redisSkipReason();
 const SECRET = 'redis-store-test-secret-0123456789abcdef';

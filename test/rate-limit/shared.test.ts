@@ -1,8 +1,8 @@
 // Several server processes (Node, Deno and Bun) share one Redis: a login on one is seen by the
 // others, and a limit of N requests a minute holds for all of them together.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, redisSkipReason, startRedis } from '../../dev/redis.ts';
 import { type Running, start } from '../conformance/servers.ts';
-import { type RedisServer, redisSkipReason, startRedis } from './redis-server.ts';
 
 const skip = redisSkipReason();
 const SECRET = 'shared-redis-test-secret-0123456789abcdef';

@@ -2,7 +2,7 @@
 // A failed install (no registry, another platform) leaves those runs to skip, or to fail in CI.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../../bench/lib/proc.ts';
+import { ROOT } from '../../dev/proc.ts';
 import { node24Bin } from '../conformance/node24.ts';
 
 export default function setup(): void {

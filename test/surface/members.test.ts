@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, resolveBin } from '../../bench/lib/proc.ts';
+import { ROOT, resolveBin } from '../../dev/proc.ts';
 import { publicMembers } from './members.ts';
 import { PROBES, probe } from './probe.ts';
 

@@ -3,7 +3,7 @@
 // over HTTP. One thread and a one-slot queue make every fault easy to provoke.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { freePort, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 import { type Running, start } from '../conformance/servers.ts';
 
 type Recorded = { kind: string; timestamp: number; metadata: Record<string, any> };

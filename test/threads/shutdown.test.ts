@@ -1,6 +1,6 @@
 // App shutdown terminates every worker thread, on Node, Deno and Bun.
 import { describe, expect, it } from 'vitest';
-import { resolveBin, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 
 const SCRIPT = 'test/threads/shutdown-script.ts';
 const COMMANDS = {

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../bench/lib/proc.ts';
+import { ROOT } from '../../dev/proc.ts';
 
 const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
 

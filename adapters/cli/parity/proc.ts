@@ -1,5 +1,5 @@
 // Child processes for `rove parity`, the conformance suite's way (test/conformance/servers.ts,
-// bench/lib/proc.ts) as shipped code: each server is a direct child in its own process group,
+// dev/proc.ts) as shipped code: each server is a direct child in its own process group,
 // on a free loopback port, stopped by pid (SIGTERM to the group, SIGKILL after a grace).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
@@ -37,6 +37,8 @@ export interface Child {
   proc: ChildProcess;
   exited: boolean;
   exitCode: number | null;
+  /** The signal that ended it, if one did. */
+  exitSignal: string | null;
   /** The last few KB of stdout and stderr, for error messages. */
   output(): string;
   done: Promise<void>;
@@ -58,11 +60,13 @@ export function startChild(bin: string, args: readonly string[], env: Record<str
     proc,
     exited: false,
     exitCode: null,
+    exitSignal: null,
     output: () => tail.trim(),
     done: new Promise((ok) => {
-      proc.on('exit', (code) => {
+      proc.on('exit', (code, signal) => {
         child.exited = true;
         child.exitCode = code;
+        child.exitSignal = signal;
         live.delete(child);
         ok();
       });
@@ -97,4 +101,14 @@ export async function stopChild(child: Child, graceMs = 3000): Promise<void> {
 /** Synchronous last resort on exit or Ctrl-C: kill every live child's group. */
 export function killAllNow(): void {
   for (const child of live) signal(-child.pid, 'SIGKILL');
+}
+
+/** Stops every live child, each with a short grace. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...live].map((c) => stopChild(c, 1500)));
+}
+
+/** The children started here and not yet exited. */
+export function liveChildren(): readonly Child[] {
+  return [...live];
 }

@@ -2,7 +2,7 @@
 // as the rate-limit denoKvStore's does (test/rate-limit/deno-kv-store.test.ts).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT, resolveBin } from '../../../bench/lib/proc.ts';
+import { ROOT, resolveBin } from '../../../dev/proc.ts';
 
 describe('session denoKvStore on Deno KV', () => {
   it('shares a login between apps on one database, ends it everywhere on logout, expires and refuses oversize values', () => {

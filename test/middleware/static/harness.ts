@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Miniflare } from 'miniflare';
-import { freePort, ROOT } from '../../../bench/lib/proc.ts';
-import { bundleWorker } from '../../../bench/lib/workerd.ts';
+import { freePort, ROOT } from '../../../dev/proc.ts';
+import { bundleWorker } from '../../../dev/workerd.ts';
 import { type Runtime, start } from '../../conformance/servers.ts';
 
 export const FIXTURE = join(ROOT, 'test/middleware/static/fixture/public');

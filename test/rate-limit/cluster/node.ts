@@ -4,7 +4,7 @@
 import cluster from 'node:cluster';
 import { serve } from 'rove/node';
 import { processGroup } from 'rove/node/processes';
-import { RespClient } from '../resp.ts';
+import { RespClient } from '../../../dev/resp.ts';
 import { makeApp } from '../shared/app.ts';
 
 // The primary only starts and watches the children: it serves nothing and needs no client.

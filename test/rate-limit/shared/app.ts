@@ -4,7 +4,7 @@
 import { App } from 'rove';
 import { rateLimit, redisStore } from 'rove/rate-limit';
 import { getSession, redisStore as redisSessionStore, session } from 'rove/session';
-import type { RespClient } from '../resp.ts';
+import type { RespClient } from '../../../dev/resp.ts';
 
 export function makeApp(redis: RespClient, runtime: string, secret: string): App {
   const app = new App();

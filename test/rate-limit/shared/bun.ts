@@ -1,5 +1,5 @@
 import { serve } from 'rove/bun';
-import { RespClient } from '../resp.ts';
+import { RespClient } from '../../../dev/resp.ts';
 import { makeApp } from './app.ts';
 
 const redis = await RespClient.connect(Number(Bun.env.REDIS_PORT));

@@ -1,5 +1,5 @@
 import { serve } from 'rove/deno';
-import { RespClient } from '../resp.ts';
+import { RespClient } from '../../../dev/resp.ts';
 import { makeApp } from './app.ts';
 
 const redis = await RespClient.connect(Number(Deno.env.get('REDIS_PORT')));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { App, HttpError } from '../../src/index.ts';
-import { timeout, timeoutSignal } from '../../src/middleware/timeout/index.ts';
+import { App, HttpError } from '../../../src/index.ts';
+import { timeout, timeoutSignal } from '../../../src/middleware/timeout/index.ts';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {

@@ -1,9 +1,9 @@
 // esbuild's metafile for a bundle built in memory: what a bundler would put in a user's bundle.
-// Shared by the adapters' bundle tests (runtime-folders, deno-node-free, bundle-modules).
+// Shared by the adapters' bundle tests and the bench's bundle sizes.
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 
-export const ROOT = join(import.meta.dirname, '../..');
+export const ROOT = join(import.meta.dirname, '..');
 
 export interface Bundled {
   metafile: Metafile;
@@ -23,3 +23,17 @@ export function externalImports(metafile: Metafile): string[] {
   for (const input of Object.values(metafile.inputs)) for (const i of input.imports) if (i.external) found.add(i.path);
   return [...found].sort();
 }
+
+/**
+ * What a Workers build does (wrangler's esbuild step), minified: one ES module,
+ * no Node built-ins assumed, the `workerd`/`worker`/`browser` export conditions.
+ */
+export const WORKERS_BUILD = {
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  conditions: ['workerd', 'worker', 'browser'],
+  mainFields: ['workerd', 'worker', 'browser', 'module', 'main'],
+} as const satisfies BuildOptions;

@@ -1,12 +1,13 @@
-// The bench's throwaway PostgreSQL (bench/lib/postgres.ts): seeded as the DB
+// The bench's throwaway PostgreSQL (dev/postgres.ts): seeded as the DB
 // scenarios expect, and gone (files and port) after stop(). Skipped with a
 // message without PostgreSQL.
 import { readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { postgresMissing, startCluster } from '../../bench/lib/postgres.ts';
+import { seed } from '../../bench/lib/db-seed.ts';
 import { FORTUNES } from '../../bench/shared/fixtures.ts';
+import { postgresMissing, startCluster } from '../../dev/postgres.ts';
 
 const missing = postgresMissing();
 
@@ -33,7 +34,7 @@ function running(pid: number): boolean {
 
 describe.skipIf(missing !== null)(`throwaway PostgreSQL${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('starts on a free loopback port with the seed data, and stop() removes it', async () => {
-    const db = await startCluster();
+    const db = await startCluster({ seed });
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
       expect(db.url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/bench$/);

@@ -3,7 +3,7 @@
 // with a message locally; in CI (CI or ROVE_REQUIRE_REDIS set, as .ci/run does) it fails them.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { type Child, freePort, startChild, stopChild } from '../../bench/lib/proc.ts';
+import { type Child, freePort, startChild, stopChild } from './proc.ts';
 import { RespClient } from './resp.ts';
 
 export interface RedisServer {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { requestsFromRoutes } from '../../adapters/cli/parity/requests.ts';
 import { parity, readRequests, routesOf } from '../../adapters/cli/parity/run.ts';
 import { buildBunBytecode } from '../../bench/lib/bun-bytecode.ts';
-import { unexplained } from './unexplained.ts';
+import { unexplained } from '../parity/unexplained.ts';
 
 const NODE_ARGS = ['--conditions=source', '--import', 'tsx'];
 const work = mkdtempSync(join(tmpdir(), 'rove-bun-bytecode-'));

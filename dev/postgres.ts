@@ -10,7 +10,6 @@ import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { FORTUNES } from '../shared/fixtures.ts';
 import { freePort } from './proc.ts';
 
 export interface Cluster {
@@ -26,8 +25,8 @@ export interface Cluster {
 }
 
 export interface ClusterOptions {
-  /** Seed users (10,000), world (10,000) and fortune (12) (default true). */
-  seed?: boolean;
+  /** Fills the `bench` database once it exists (the load test's tables: bench/lib/db-seed.ts). */
+  seed?: (url: string) => Promise<void>;
   /** The server's max_connections (default 300: workerd opens one per request in flight). */
   maxConnections?: number;
   log?: (line: string) => void;
@@ -99,10 +98,10 @@ function run(bin: string, args: string[], opts: SpawnSyncOptions): void {
 }
 
 /**
- * Starts a throwaway cluster and, unless `seed: false`, creates and fills the tables.
+ * Starts a throwaway cluster with an empty `bench` database, filled by `seed` when given.
  *
  * @example
- * const db = await startCluster();
+ * const db = await startCluster({ seed });
  * process.env.DATABASE_URL = db.url;
  * // … run servers against it …
  * await db.stop();
@@ -152,7 +151,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       await admin.end();
     }
     const benchUrl = `postgres://postgres@127.0.0.1:${port}/bench`;
-    if (options.seed !== false) await seed(benchUrl);
+    if (options.seed) await options.seed(benchUrl);
     options.log?.(`PostgreSQL ${found.version}: throwaway cluster on 127.0.0.1:${port} (${dir}, fsync off)`);
     let stopped = false;
     const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
@@ -175,21 +174,5 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const tail = existsSync(logFile) ? `\n${readFileSync(logFile, 'utf8').slice(-800)}` : '';
     stopNow(entry);
     throw new Error(`${(err as Error).message}${tail}`);
-  }
-}
-
-/** The seed benchmark's users table and TechEmpower's World and Fortune tables. */
-export async function seed(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await sql`create table users (id serial primary key, full_name text not null, email text not null)`;
-    await sql`insert into users (full_name, email) select 'User ' || i, 'user' || i || '@example.com' from generate_series(1, 10000) i`;
-    await sql`create table world (id integer primary key, randomnumber integer not null default 0)`;
-    await sql`insert into world (id, randomnumber) select i, 1 + floor(random() * 10000)::int from generate_series(1, 10000) i`;
-    await sql`create table fortune (id integer primary key, message varchar(2048) not null)`;
-    await sql`insert into fortune ${sql(FORTUNES.map((f) => ({ id: f.id, message: f.message })))}`;
-    await sql`vacuum analyze`;
-  } finally {
-    await sql.end();
   }
 }

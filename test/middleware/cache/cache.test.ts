@@ -1,9 +1,9 @@
 // cache() on a stand-in Cache API (a Map by URL, as the Cache API keys by URL); the real ones
 // run in test/rate-limit/http.test.ts (Deno, deno serve) and test/workerd/rate-limit.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { App, type Context } from '../../src/index.ts';
-import { cache, memoryCache } from '../../src/middleware/cache/index.ts';
-import { WriteOrder } from '../../src/middleware/cache/write-order.ts';
+import { App, type Context } from '../../../src/index.ts';
+import { cache, memoryCache } from '../../../src/middleware/cache/index.ts';
+import { WriteOrder } from '../../../src/middleware/cache/write-order.ts';
 
 let stored: Map<string, Response>;
 beforeEach(() => {

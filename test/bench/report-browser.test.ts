@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_JSON } from '../../bench/lib/config.ts';
 import type { BenchResult } from '../../bench/lib/result.ts';
 import { writeReports } from '../../bench/report/write.ts';
-import { fixture } from './bench-report-fixture.ts';
-import { type Chromium, chromiumPresent, launchChromium } from './chromium.ts';
+import { type Chromium, chromiumPresent, launchChromium } from '../browser/chromium.ts';
+import { fixture } from './report-fixture.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rove-bench-report-browser-'));
 // The fixture always; the committed run too, rendered again by the same writer into the temp dir.
