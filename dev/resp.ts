@@ -98,7 +98,7 @@ function parse(buf: Buffer, at: number): { value: Reply; end: number } | undefin
   }
 }
 
-/** One client for the process when `url` (REDIS_URL, `redis://host:port`) is set: what the Round 3 Redis bench targets share. */
+/** One client for the process when `url` (REDIS_URL, `redis://host:port`) is set: what the bench's Redis targets share. */
 export async function connectFromUrl(url: string | undefined): Promise<RespClient | undefined> {
   if (!url) return undefined;
   const u = new URL(url);

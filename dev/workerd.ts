@@ -1,6 +1,6 @@
 // workerd: bundle the worker entry with esbuild and serve it with a generated
 // config. Load tests hit workerd directly: wrangler dev and Miniflare put a
-// development proxy in front of it (BENCH.md measured 1.1k / 6k / 20k req/s).
+// development proxy in front of it (about 1.1k and 6k req/s against 20k here: docs/benchmarks/methods.md).
 import { execFileSync } from 'node:child_process';
 import { ROOT, resolveBin } from './proc.ts';
 

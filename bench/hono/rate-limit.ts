@@ -1,4 +1,4 @@
-// The `rate-limited` scenario's Hono side: the npm package hono-rate-limiter (BENCH.md), its
+// The `rate-limited` scenario's Hono side: the npm package hono-rate-limiter, its
 // `rateLimiter` with its own MemoryStore, set to Rove's bench route (examples/bench/app-layer.ts):
 // a fixed window of RATE_WINDOW_S seconds per key that starts with the key's first request,
 // RATE_LIMIT requests in it, the key the client address. Rove's default for a request with no

@@ -1,4 +1,4 @@
-// The runner's side of the Redis scenarios (BENCH.md Round 3, session-read-redis): one throwaway
+// The runner's side of the Redis scenarios (session-read-redis): one throwaway
 // redis-server for the whole run, started as the tests start theirs (dev/redis.ts:
 // a free loopback port, nothing saved, stopped by its pid), or the scenarios dropped with a message
 // when redis-server is missing; and the REDIS_URL the `redis` targets get.

@@ -1,4 +1,4 @@
-// The JSON written by --out (schema in BENCH.md), and the maths on it.
+// The JSON written by --out (docs/benchmarks/results.json is one), and the maths on it.
 import type { BundleSizes } from './bundle-size.ts';
 import type { ColdStartResult } from './cold-start-result.ts';
 import type { Config, FrameworkId, RuntimeId } from './config.ts';

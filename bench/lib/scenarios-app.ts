@@ -1,4 +1,4 @@
-// Issue 12's app-layer scenarios (BENCH.md "Round 2 scenarios"): static files, a 304,
+// The app-layer scenarios (docs/benchmarks/methods.md): static files, a 304,
 // a session read, a CORS preflight, security headers and a CSRF-checked form post.
 // Each framework makes its own cookie, token and ETag, so the scenarios that need one
 // take it from a setup request sent to the target first (Scenario.setup).
@@ -129,7 +129,7 @@ export function appLayerScenarios(simple: Simple): Scenario[] {
       { status: 200, contentType: 'text/plain', body: 'ok bench' },
       { frameworks: NO_RAW, needs: 'rove/csrf', setup: SESSION_SETUP },
     ),
-    // Round 3 (BENCH.md). Hono: the npm package hono-rate-limiter with its MemoryStore (bench/hono/rate-limit.ts),
+    // rate-limited and session-read-redis. Hono: the npm package hono-rate-limiter with its MemoryStore (bench/hono/rate-limit.ts),
     // on the same fixed window, limit and key. Each sends two fields in its own draft's syntax: Rove the
     // structured `"default";q=…;w=…` / `"default";r=…;t=…`, hono-rate-limiter ('draft-7') `…;w=…` /
     // `limit=…, remaining=…, reset=…`; the check takes either, each whole and with the same numbers. raw: none.

@@ -1,4 +1,4 @@
-// The scenario table (BENCH.md). Adding a scenario here is all the runner
+// The scenario table (docs/benchmarks/methods.md). Adding a scenario here is all the runner
 // needs: the load request, the checks run once before load, and which
 // frameworks can express it. A framework not listed leaves the row out.
 

@@ -10,7 +10,7 @@ import { dbEnv } from './db-run.ts';
 import { redisEnv } from './redis-run.ts';
 import type { Variant } from './scenarios.ts';
 
-// rove-fs: the same app as a routes directory (file routes; issue 6), to show what file routing costs.
+// rove-fs: the same app as a routes directory (file routes), to show what file routing costs.
 // rove-baseline: Rove's bench app in the --baseline tree (the same entries, started from that tree).
 const ENTRY_DIR: Record<FrameworkId, string> = {
   rove: 'examples/bench',

@@ -1,7 +1,7 @@
 // The app-layer scenarios for the fetch-style bare runtimes (Deno.serve, Bun.serve,
 // deno serve, workerd): the static file as the runtime's own file response, with an
 // ETag from size and mtime answered by hand, and the CORS preflight written out.
-// Sessions, security headers and CSRF have no bare-runtime peer (BENCH.md).
+// Sessions, security headers and CSRF have no bare-runtime peer (docs/benchmarks/methods.md).
 import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, STATIC_CACHE_CONTROL } from '../shared/app-layer.ts';
 
 /** What a runtime gives for one file: its size, mtime and a body that streams it. */

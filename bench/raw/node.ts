@@ -48,7 +48,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 const dbRoute = nodeDbRoutes((n) => process.env[n]);
-// /static/app.css: a stat for the ETag, then the file streamed (BENCH.md: the runtime's own file response).
+// /static/app.css: a stat for the ETag, then the file streamed (the runtime's own file response, as the other bare peers send it).
 const CSS = `${PUBLIC_DIR}/app.css`;
 function serveCss(req: IncomingMessage, res: ServerResponse): void {
   stat(CSS, (err, info) => {

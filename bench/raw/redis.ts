@@ -1,4 +1,4 @@
-// The `session-read-redis` scenario's bare peer (BENCH.md Round 3): the session id from a cookie,
+// The `session-read-redis` scenario's bare peer: the session id from a cookie,
 // one Redis GET of its key through the same client Rove's targets use (dev/resp.ts, one
 // per process), the JSON parsed and answered. /session-redis/start writes the key and sets the cookie.
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// The app-layer scenarios of the bench (BENCH.md "Round 2 scenarios") with Rove's
+// The app-layer scenarios of the bench (docs/benchmarks/methods.md) with Rove's
 // middleware: static files with ETags, a session read from the default cookie store
 // (AES-GCM), a CORS preflight, the default security headers and a CSRF-checked form
 // post. Each middleware covers its own routes only, so the other scenarios don't pay for it.
@@ -48,7 +48,7 @@ export function addAppLayer(app: App<any>, o: AppLayerOptions = {}): void {
   });
   app.get('/session', sessions, async (c) => c.json({ user: await getSession(c).get('user'), visits: await getSession(c).get('visits') }));
 
-  // Round 3: a server-side session in the bench's redis-server (one client per process).
+  // session-read-redis: a server-side session in the bench's redis-server (one client per process).
   if (o.redis) {
     const redisSessions = session({ keys: [SESSION_SECRET], name: 'rsid', store: redisStore(o.redis, { prefix: REDIS_SESSION_PREFIX }) });
     app.get('/session-redis/start', redisSessions, async (c) => {
@@ -63,7 +63,7 @@ export function addAppLayer(app: App<any>, o: AppLayerOptions = {}): void {
     app.get('/session-redis/start', missing);
   }
 
-  // Round 3: a memory-store limit keyed by client address (c.req.ip), high enough never to trip.
+  // rate-limited: a memory-store limit keyed by client address (c.req.ip), high enough never to trip.
   app.get('/limited', rateLimit({ window: RATE_WINDOW_S, limit: RATE_LIMIT, store: rateMemoryStore() }), (c) => c.json({ ok: true }));
 
   app.use('/api', cors({ origin: CORS_ORIGIN, methods: CORS_METHODS, headers: ['content-type'], maxAge: CORS_MAX_AGE }));

@@ -1,7 +1,7 @@
 // The task module the thread pool runs: each export is a task. Payloads and
 // results cross threads by structured clone.
 
-/** The bench's CPU loop (BENCH.md test-worker): 50,000 steps of Math.sqrt. */
+/** The load test's CPU loop (the test-worker scenario): 50,000 steps of Math.sqrt. */
 export function cpu(n: number = 50_000): number {
   let value = 0;
   for (let i = 0; i < n; i++) value += Math.sqrt(i);

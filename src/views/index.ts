@@ -1,5 +1,5 @@
 /**
- * Rove views: a Handlebars-like template language (see VIEWS.md), parsed once
+ * Rove views: a Handlebars-like template language (docs/views.md), parsed once
  * into an AST and compiled into closures. Web Standards only; the filesystem
  * loader lives in adapters/shared/views-fs.ts.
  */

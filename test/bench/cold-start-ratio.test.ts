@@ -19,7 +19,7 @@ const entry = (times: number[], median = times.length ? [...times].sort((a, b) =
 
 describe('coldRatio', () => {
   it('pairs the starts by round, so a slow round slows both sides alike', () => {
-    // Round 3 is slow for both: per round the ratio stays 1.1; the medians taken apart would give 1.0.
+    // The third round is slow for both: per round the ratio stays 1.1; the medians taken apart would give 1.0.
     const rove = entry([22, 33, 110, 22, 22]);
     const hono = entry([20, 30, 100, 20, 20]);
     const r = coldRatio(rove, hono)!;

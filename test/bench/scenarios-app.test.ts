@@ -62,7 +62,7 @@ describe('bench app-layer scenarios', () => {
       'workerd/hono/session-read',
     ]);
   });
-  it('Round 3: rate-limited is Rove and Hono (no raw; no Hono on workerd), session-read-redis Rove and raw, on node, deno and bun', () => {
+  it('rate-limited is Rove and Hono (no raw; no Hono on workerd), session-read-redis Rove and raw, on node, deno and bun', () => {
     const config = resolveConfig({ scenarios: ['rate-limited', 'session-read-redis'], runtimes: ['node', 'workerd'], frameworks: ['rove', 'hono', 'raw'] }, [
       'rate-limited',
       'session-read-redis',

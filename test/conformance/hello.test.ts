@@ -90,7 +90,7 @@ describe.each(CONFORMANCE_RUNTIMES)('conformance on %s', (runtime) => {
       }
     });
 
-    it('an encoded slash in the path answers 400 problem+json (CONTRACT.md: one path language)', async () => {
+    it('an encoded slash in the path answers 400 problem+json (docs/design.md: one path language)', async () => {
       for (const sent of ['a%2Fb', 'a%2fb']) {
         expect(await expectProblem(await fetch(`${url}/users/${sent}`), 400)).toMatchObject({ status: 400, title: 'Bad Request' });
       }

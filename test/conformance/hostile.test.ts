@@ -1,4 +1,4 @@
-// Hostile requests against the probe app (test/conformance/probe): every defect of issue 11,
+// Hostile requests against the probe app (test/conformance/probe): every defect found by hostile probes,
 // over real HTTP, on each runtime it can occur on. Requests go over raw TCP, so what reaches the
 // server is exactly what is written here (fetch would normalise paths and refuse odd Hosts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,7 +136,7 @@ describe.each(CONFORMANCE_RUNTIMES)('hostile requests on %s', (runtime) => {
     });
 
     if (runtime === 'workerd') {
-      // Runtime limit (CONTRACT.md): workerd refuses these Hosts itself before the worker runs,
+      // Runtime limit (docs/deploy.md): workerd refuses these Hosts itself before the worker runs,
       // with a plain 500 (400 for an empty Host). On Cloudflare the edge validates Host first.
       it('workerd refuses a Host with / ? # @ \\ or whitespace before the worker runs', async () => {
         for (const host of hostile) {
@@ -428,7 +428,7 @@ describe.each(CONFORMANCE_RUNTIMES)('hostile requests on %s', (runtime) => {
     });
 
     if (runtime === 'workerd') {
-      // Runtime limit (CONTRACT.md): workerd's URL parser refuses `*` with a plain 500 before the worker runs.
+      // Runtime limit (docs/deploy.md): workerd's URL parser refuses `*` with a plain 500 before the worker runs.
       it('OPTIONS * is refused by workerd itself (500)', async () => {
         expect((await send(probe(), 'OPTIONS *')).status).toBe(500);
       });
@@ -467,7 +467,7 @@ describe.each(CONFORMANCE_RUNTIMES)('hostile requests on %s', (runtime) => {
 // http_h1/write.rs: "invalid response header value"), under `deno run` and `deno serve` alike.
 describe.each(CONFORMANCE_RUNTIMES)('a header value the runtime cannot send, on %s', (runtime) => {
   // Node and Deno cannot send a control character in a header value. Bun and workerd can; whether the core
-  // refuses it everywhere anyway is not decided (CONTRACT.md), so there either answer is right.
+  // refuses it everywhere anyway is left open (docs/deploy.md, what the adapters guard), so there either answer is right.
   const refused = runtime !== 'bun' && runtime !== 'workerd';
 
   it(

@@ -1,4 +1,4 @@
-// examples/notes: issue 12's contract, over real HTTP, on every runtime. The worker
+// examples/notes: what its README promises, over real HTTP, on every runtime. The worker
 // runs under Miniflare (its [assets] and KV namespace come from examples/notes/wrangler.toml).
 import { statSync } from 'node:fs';
 import { get as httpGet, type IncomingHttpHeaders } from 'node:http';

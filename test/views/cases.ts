@@ -1,5 +1,5 @@
 /**
- * One row per feature of VIEWS.md: the view(s), the data, the exact output.
+ * One row per feature of the template language (docs/views.md): the view(s), the data, the exact output.
  * Shared by the vitest suite and by runtime-check.ts, which renders the same
  * table under `node --disallow-code-generation-from-strings`, Deno and Bun.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createViews } from '../../src/views/index.ts';
 
-// The views of the seed framework's benchmark (BENCH.md), byte for byte.
+// The views of the load test's template scenarios (docs/benchmarks/methods.md), byte for byte.
 const seedViews = {
   'hello.dve': 'Hello {{ name }}.',
   'include.dve': '{{> partial.dve}}',

@@ -1,4 +1,4 @@
-// The probe app: one route per defect of issue 11, so hostile.test.ts can reproduce each over real HTTP.
+// The probe app: one route per defect hostile probes found, so hostile.test.ts can reproduce each over real HTTP.
 import { App, type Handler, HttpError, Router, validate } from 'rove';
 import { setCookie } from 'rove/cookie';
 import { redirectTrailingSlash } from 'rove/trailing-slash';
