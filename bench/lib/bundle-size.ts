@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build, version as esbuildVersion } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { WORKERS_BUILD } from '../../dev/bundle.ts';
 import { ROOT } from '../../dev/proc.ts';
 import { gitRevision } from './meta.ts';

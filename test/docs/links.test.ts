@@ -5,7 +5,13 @@ import { dirname, join, relative } from 'node:path';
 import { expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
-const PAGES = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function anchors(markdown: string): Set<string> {
@@ -35,7 +41,8 @@ it('every link in the README, the changelog and docs/ reaches a file and a headi
       const path = file === '' ? join(ROOT, page) : join(ROOT, dirname(page), file);
       if (relative(ROOT, path).startsWith('..')) broken.push(`${page}: ${target} leaves the repository`);
       else if (!existsSync(path)) broken.push(`${page}: ${target} (no such file)`);
-      else if (hash !== undefined && path.endsWith('.md') && !anchors(readFileSync(path, 'utf8')).has(hash)) broken.push(`${page}: ${target} (no such heading)`);
+      else if (hash !== undefined && path.endsWith('.md') && !anchors(readFileSync(path, 'utf8')).has(hash))
+        broken.push(`${page}: ${target} (no such heading)`);
     }
   }
   expect(broken).toEqual([]);
