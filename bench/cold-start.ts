@@ -4,9 +4,9 @@
 // time from workerd's own trace). Medians with min–max; see bench/lib/cold-start*.ts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { killAllNow, stopAll } from '../dev/proc.ts';
 import { coldStartTable, runColdStarts } from './lib/cold-start.ts';
 import { COLD_APPS, COLD_MODES, COLD_RUNTIMES } from './lib/cold-start-apps.ts';
+import { Aborted, interruptible } from './lib/interrupt.ts';
 import type { BenchResult } from './lib/result.ts';
 import { writeReports } from './report/write.ts';
 
@@ -86,7 +86,14 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const command = ['npm run bench:cold --', ...argv].join(' ');
-  const result = await runColdStarts({ ...o, command, log: (line) => console.error(line) });
+  const signal = interruptible((sig) => console.error(`\n${sig}: stopping (send it again to kill at once)…`));
+  let result: Awaited<ReturnType<typeof runColdStarts>>;
+  try {
+    result = await runColdStarts({ ...o, command, signal, log: (line) => console.error(line) });
+  } catch (err) {
+    if (err instanceof Aborted) return 130;
+    throw err;
+  }
   console.log(json ? JSON.stringify(result, null, 2) : coldStartTable(result));
   if (out) {
     writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
@@ -103,7 +110,4 @@ async function main(argv: string[]): Promise<number> {
   return result.entries.some((e) => e.error !== null && !(e.runtime === 'workerd' && e.mode === 'source')) ? 1 : 0;
 }
 
-// Ctrl-C or a crash must not leave servers behind: stop every child this process started.
-process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
-process.on('exit', killAllNow);
 process.exitCode = await main(process.argv.slice(2));

@@ -8,13 +8,14 @@ import { measureColdStart } from './lib/cold-start.ts';
 import type { ColdStartResult } from './lib/cold-start-result.ts';
 import { type Config, parseFlags, resolveConfig, USAGE } from './lib/config.ts';
 import { pinDatabase, prepareDatabase } from './lib/db-run.ts';
+import { Aborted, interruptible } from './lib/interrupt.ts';
 import { stopLoad } from './lib/load.ts';
 import { mergeRows, splitResumed } from './lib/merge.ts';
 import { collectMeta } from './lib/meta.ts';
 import { pinningText, setUpPinning } from './lib/pin.ts';
 import { prepareRedis } from './lib/redis-run.ts';
 import { type BenchResult, configForJson, type Row } from './lib/result.ts';
-import { Aborted, plannedRows, Runner } from './lib/runner.ts';
+import { plannedRows, Runner } from './lib/runner.ts';
 import { SCENARIO_IDS } from './lib/scenarios.ts';
 import { summaryText } from './report/summary.ts';
 import { writeReports } from './report/write.ts';
@@ -50,7 +51,7 @@ const hooks = {
 async function coldStarts(config: Config): Promise<ColdStartResult | undefined> {
   if (config.coldStarts === 0) return undefined;
   console.log(`\ncold starts: ${config.coldStarts} fresh starts per runtime × app × mode`);
-  return measureColdStart({ starts: config.coldStarts, runtimes: config.runtimes, log: hooks.log });
+  return measureColdStart({ starts: config.coldStarts, runtimes: config.runtimes, log: hooks.log, signal: interrupted });
 }
 
 function rel(p: string): string {
@@ -146,19 +147,7 @@ async function main(): Promise<number> {
     writeFileSync(config.out, `${JSON.stringify(resultNow(), null, 2)}\n`);
   };
   const runner = new Runner(config, { ...hooks, row: save }, done);
-  let interrupted = false;
-  process.on('SIGINT', () => {
-    if (interrupted) {
-      killAllNow();
-      process.exit(130);
-    }
-    interrupted = true;
-    hooks.log('\nstopping (Ctrl-C again to kill at once)…');
-    runner.abort();
-    stopLoad();
-  });
-  process.on('SIGTERM', () => {
-    hooks.log('\nreceived SIGTERM: stopping…');
+  interrupted.addEventListener('abort', () => {
     runner.abort();
     stopLoad();
   });
@@ -173,8 +162,11 @@ async function main(): Promise<number> {
         coldStart = await coldStarts(config);
       } catch (err) {
         // The load-test rows are still worth writing; the exit code says the run is incomplete.
-        console.error(`bench: cold starts failed: ${(err as Error).stack ?? err}`);
-        code = 1;
+        if (err instanceof Aborted) code = 130;
+        else {
+          console.error(`bench: cold starts failed: ${(err as Error).stack ?? err}`);
+          code = 1;
+        }
       }
     }
   } catch (err) {
@@ -209,8 +201,9 @@ async function main(): Promise<number> {
   return code;
 }
 
-// Whatever happens, no target outlives the runner.
-process.on('exit', killAllNow);
+// The first SIGINT or SIGTERM stops the run where it is (load or cold starts) and writes what it
+// has; a second kills every target at once. Whatever happens, no target outlives the runner.
+const interrupted = interruptible((sig) => hooks.log(`\n${sig}: stopping (send it again to kill at once)…`));
 process.on('uncaughtException', (err) => {
   killAllNow();
   console.error(err);

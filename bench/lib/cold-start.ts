@@ -24,6 +24,8 @@ import { STARTUP_SLICE, workerStartupMs } from './cold-start-trace.ts';
 import { median, ratio } from './result.ts';
 
 export interface ColdOptions {
+  /** Aborted when the run is interrupted: no start begins after that. */
+  signal?: AbortSignal;
   starts: number;
   runtimes: readonly ColdRuntime[];
   apps: readonly ColdStartApp[];
@@ -100,7 +102,12 @@ function summarize(samples: readonly ColdStartSample[], key: keyof ColdStartSamp
  * Every app, both modes, on the runtimes asked for: the cold-start group of `npm run bench`.
  * Defaults as `npm run bench:cold` has them.
  */
-export function measureColdStart(opts: { starts: number; runtimes?: readonly string[]; log?: (line: string) => void }): Promise<ColdStartResult> {
+export function measureColdStart(opts: {
+  starts: number;
+  runtimes?: readonly string[];
+  log?: (line: string) => void;
+  signal?: AbortSignal;
+}): Promise<ColdStartResult> {
   const runtimes = opts.runtimes === undefined ? COLD_RUNTIMES : COLD_RUNTIMES.filter((r) => opts.runtimes!.includes(r));
   return runColdStarts({
     starts: opts.starts,
@@ -112,6 +119,7 @@ export function measureColdStart(opts: { starts: number; runtimes?: readonly str
     startupTrace: true,
     command: `npm run bench (cold start: ${opts.starts} starts per entry)`,
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
 }
 
@@ -139,9 +147,11 @@ export async function runColdStarts(o: ColdOptions): Promise<ColdStartResult> {
     // (cold start with a warm disk, as every start after a deploy's first), and finds the
     // entries that do not start at all.
     for (const l of live) {
+      o.signal?.throwIfAborted();
       try {
         await startOnce(l, o);
       } catch (err) {
+        o.signal?.throwIfAborted();
         l.entry.error = `warm-up start failed: ${errText(err)}`;
       }
     }
@@ -152,12 +162,15 @@ export async function runColdStarts(o: ColdOptions): Promise<ColdStartResult> {
       // Round-robin, the first entry rotating each round so that none always follows the same one.
       const order = live.map((_, i) => live[(i + s) % live.length]!);
       for (const l of order) {
+        o.signal?.throwIfAborted();
         if (l.entry.error !== null) continue;
         try {
           const sample = await startOnce(l, o);
           if (l.plan.runtime === 'workerd' && o.startupTrace) sample.startupMs = await tracedStartupMs(l, o, s);
           l.entry.samples.push(sample);
         } catch (err) {
+          // A start the interruption cut short is no failure of the entry.
+          o.signal?.throwIfAborted();
           l.entry.error = `start ${s + 1} failed: ${errText(err)}`;
         }
       }

@@ -142,7 +142,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
                                  processes (Node processes land at different speeds;
                                  default: on in the report profile, off otherwise)
   --cold-starts N                after the load tests, measure cold starts with N fresh
-                                 starts per entry (default ${COLD_STARTS}; quick: 0, none)
+                                 starts per entry (default ${COLD_STARTS} for the full report
+                                 run, no flags; 0, none, for any other run)
   --baseline DIR                 add the framework ${BASELINE}: the same Rove bench app started
                                  from the tree DIR (e.g. a worktree of the commit before a change),
                                  measured beside rove in every round; the report adds rove/${BASELINE}
@@ -254,8 +255,17 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     pin: pinFlag(flags.pin),
     runtimeLoad: runtimeLoadFlag(flags.runtimeLoad),
     ...(baseline !== undefined ? { baseline } : {}),
-    coldStarts: flags.coldStarts ?? (profile === 'quick' ? 0 : COLD_STARTS),
+    coldStarts: flags.coldStarts ?? (fullReport(profile, flags) ? COLD_STARTS : 0),
   };
+}
+
+/**
+ * The run that writes the whole committed report: the report profile with no runtime, framework or
+ * scenario picked. Only it measures cold starts unless asked: a run of a few rows should not take
+ * the quarter of an hour 30 starts per entry take.
+ */
+function fullReport(profile: ProfileId, flags: Flags): boolean {
+  return profile === 'report' && flags.runtimes === undefined && flags.frameworks === undefined && flags.scenarios === undefined;
 }
 
 /** --baseline DIR as an absolute path, checked to hold Rove's bench app. */

@@ -56,11 +56,9 @@ interface Target {
   measured?: boolean;
 }
 
-export class Aborted extends Error {
-  constructor() {
-    super('aborted');
-  }
-}
+import { Aborted } from './interrupt.ts';
+
+export { Aborted };
 
 const PROBE = scenarioById('test').checks[0]!;
 

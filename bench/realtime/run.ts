@@ -11,8 +11,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, freePort, killAllNow, processTree, ROOT, resolveBin, startChild, stopAll, stopChild } from '../../dev/proc.ts';
+import { type Child, freePort, processTree, ROOT, resolveBin, startChild, stopAll, stopChild } from '../../dev/proc.ts';
 import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
+import { interruptible } from '../lib/interrupt.ts';
 import { pinnedCommand, pinningText, setUpPinning } from '../lib/pin.ts';
 import { cpuDeltaUs, treeCpuUs } from '../lib/proc-stats.ts';
 import { type LoadResult, sseLoad, wsEchoLoad } from './load.ts';
@@ -274,12 +275,7 @@ async function main(): Promise<void> {
 }
 
 // Interrupted (Ctrl-C, a timeout): stop the servers started, by pid, before leaving.
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    stopAll().finally(() => process.exit(130));
-  });
-}
-process.on('exit', killAllNow);
+interruptible(() => void stopAll().finally(() => process.exit(130)));
 
 main().then(
   () => process.exit(0),

@@ -1,6 +1,6 @@
 // npm run bench:cold: the tool runs end to end on node and deno (one start each) and writes
 // the fixed result shape. No timing is asserted: the machine decides those.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,24 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planEntries } from '../../bench/lib/cold-start-apps.ts';
 import type { ColdStartResult } from '../../bench/lib/cold-start-result.ts';
-import { ROOT } from '../../dev/proc.ts';
+import { descendants, ROOT } from '../../dev/proc.ts';
 
 const run = promisify(execFile);
+const commandOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+};
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const dir = mkdtempSync(join(tmpdir(), 'rove-cold-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -61,4 +76,58 @@ describe('bench:cold', () => {
     expect(source).toMatchObject({ mode: 'source', samples: [] });
     expect(source!.error).toContain('bundled');
   }, 30_000);
+
+  it.each([
+    ['npm run bench:cold', ['bench/cold-start.ts', '--starts', '200', '--runtimes', 'node', '--apps', 'two-route-rove', '--modes', 'source']],
+    [
+      'npm run bench, in its cold starts',
+      [
+        'bench/run.ts',
+        '--profile',
+        'quick',
+        '--scenarios',
+        'test',
+        '--runtimes',
+        'node',
+        '--frameworks',
+        'rove',
+        '--cold-starts',
+        '200',
+        '--out',
+        join(dir, 'q.json'),
+      ],
+    ],
+  ])(
+    '%s stops at the first SIGTERM during the starts, with no server left, instead of going on',
+    async (_name, args) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        const seen = (chunk: Buffer) => {
+          out += chunk.toString();
+          if (/entries × 200 starts/.test(out)) resolve();
+        };
+        child.stdout!.on('data', seen);
+        child.stderr!.on('data', seen);
+        child.on('exit', () => reject(new Error(`exited before the starts: ${out}`)));
+      });
+      // Signalled while a server is up: the servers, not the runner's own helpers (tsx's esbuild
+      // service goes with the runner). Between two starts there may be none for a moment.
+      let servers: number[] = [];
+      for (let tries = 0; servers.length === 0 && tries < 500; tries++) {
+        servers = descendants(child.pid!).filter((pid) => commandOf(pid).includes('bench/cold/'));
+        if (servers.length === 0) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(servers.length).toBeGreaterThan(0);
+      child.kill('SIGTERM');
+      // 200 starts take minutes; stopping takes at most one start and its grace.
+      const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000))]);
+      if (code === 'still running') child.kill('SIGKILL');
+      expect(code).toBe(130);
+      expect(out).toContain('SIGTERM: stopping');
+      expect(servers.filter(isAlive)).toEqual([]);
+    },
+    90_000,
+  );
 });

@@ -29,6 +29,12 @@ describe('bench config', () => {
     expect(resolve(['--profile', 'quick', '--fresh']).fresh).toBe(true);
     expect(resolve(['--no-fresh']).fresh).toBe(false);
     expect(resolve(['--cold-starts', '0']).coldStarts).toBe(0);
+    // Cold starts only for the full report run, unless asked for.
+    expect(resolve(['--profile', 'default']).coldStarts).toBe(0);
+    expect(resolve(['--scenarios', 'static']).coldStarts).toBe(0);
+    expect(resolve(['--runtimes', 'node']).coldStarts).toBe(0);
+    expect(resolve(['--frameworks', 'rove']).coldStarts).toBe(0);
+    expect(resolve(['--scenarios', 'static', '--cold-starts', '5']).coldStarts).toBe(5);
     expect(resolve(['--frameworks', 'all']).frameworks).toEqual([...FRAMEWORKS]);
     expect(resolve(['--frameworks', 'rove,rove-fs']).frameworks).toEqual(['rove', 'rove-fs']);
   });
