@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, freePort, processTree, ROOT, resolveBin, startChild, stopAll, stopChild } from '../../dev/proc.ts';
 import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
+import { firstAnswer } from '../lib/http.ts';
 import { interruptible } from '../lib/interrupt.ts';
 import { pinnedCommand, pinningText, setUpPinning } from '../lib/pin.ts';
 import { cpuDeltaUs, treeCpuUs } from '../lib/proc-stats.ts';
@@ -95,21 +96,14 @@ async function launch(runtime: Runtime, framework: Framework, scratch: string, p
   const cmd = pinnedCommand(bin, args);
   const child = startChild(cmd.bin, cmd.args, { PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' });
   const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exited) throw new Error(`${runtime}/${framework} exited:\n${child.output()}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      await res.arrayBuffer();
-      if (res.ok) return { child, url };
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) {
-      await stopChild(child);
-      throw new Error(`${runtime}/${framework} not ready in 30 s:\n${child.output()}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    // Any answer but a 5xx: the load test's readiness probe.
+    const res = await firstAnswer(port, { method: 'GET', path: '/' }, child, 30_000, 100);
+    if (res.status >= 500) throw new Error(`answered ${res.status}`);
+    return { child, url };
+  } catch (error) {
+    await stopChild(child);
+    throw new Error(`${runtime}/${framework} not ready: ${(error as Error).message}`);
   }
 }
 
