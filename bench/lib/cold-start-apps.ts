@@ -48,14 +48,6 @@ export interface ColdPlan {
   skip: string | null;
 }
 
-/**
- * A bundled plan for any entry file, outside the app matrix (bench/cold-compare.ts,
- * bench/cold-cost.ts): timed on `GET /users/7`. `index` only names its bundle's directory.
- */
-export function entryPlan(runtime: ColdRuntime, entry: string, index: number): ColdPlan {
-  return { runtime, app: `entry-${index}` as ColdStartApp, mode: 'bundled', entry, path: '/users/7', skip: null };
-}
-
 export function planEntries(runtimes: readonly ColdRuntime[], apps: readonly ColdStartApp[], modes: readonly ColdMode[]): ColdPlan[] {
   const out: ColdPlan[] = [];
   for (const runtime of runtimes)

@@ -92,7 +92,7 @@ describe('bench:size', () => {
   // A ceiling, not the budget: the budget was 1.10x Hono's minified, and the core, with every member
   // its types show, measures 1.36x. The ceiling keeps it from growing unnoticed; the sizes are deterministic for a tree, esbuild and
   // hono version, so this cannot flake with the machine. It rose from 1.36x for a 67-byte route-registration fast path that
-  // saves a start about 0.25 M instructions (bench/cold-cost.ts); a byte of bundle costs about 280 to parse.
+  // saves a start about 0.25 M instructions (docs/benchmarks/methods.md, counted); a byte of bundle costs about 280 to parse.
   it("Rove's two-route app bundles within 1.37x Hono's, minified", () => {
     const rove = sizes.bundles.find((b) => b.id === 'rove')!;
     const hono = sizes.bundles.find((b) => b.id === 'hono')!;
