@@ -24,7 +24,9 @@ export type Expr =
   | { k: 'idx'; o: Expr; i: Expr }
   | { k: 'un'; op: '!' | '-' | '+'; a: Expr }
   | { k: 'bin'; op: BinaryOp; a: Expr; b: Expr }
-  | { k: 'cond'; t: Expr; a: Expr; b: Expr };
+  | { k: 'cond'; t: Expr; a: Expr; b: Expr }
+  /** `a | f(x…)`: the filter `f` applied to `a`, with its arguments; `at` is where its name is. */
+  | { k: 'filt'; f: string; a: Expr; x?: Expr[]; at: Pos };
 
 export type Binding = [name: string, value: Expr];
 

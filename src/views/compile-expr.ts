@@ -1,6 +1,9 @@
 // Expressions of the template language -> closures, folded at compile time where constant.
 import type { Expr } from './ast.ts';
+import { compileFilter, type ExprEnv } from './compile-filter.ts';
 import { hasOwn, innermostLoop, lookupFree, type Val } from './runtime.ts';
+
+export type { ExprEnv } from './compile-filter.ts';
 
 /** The loop variables in scope, innermost last. */
 export type Scope = readonly string[];
@@ -18,7 +21,7 @@ export function constant(value: unknown): CExpr {
   return { f: () => value, constant: true, value };
 }
 
-export function compileExpr(e: Expr, scope: Scope): CExpr {
+export function compileExpr(e: Expr, scope: Scope, env: ExprEnv): CExpr {
   switch (e.k) {
     case 'lit':
       return constant(e.v);
@@ -30,15 +33,15 @@ export function compileExpr(e: Expr, scope: Scope): CExpr {
       return compileMeta(e.n, scope);
     case 'get':
     case 'idx':
-      return compileMember(e, scope);
+      return compileMember(e, scope, env);
     case 'un':
-      return compileUnary(e.op, compileExpr(e.a, scope));
+      return compileUnary(e.op, compileExpr(e.a, scope, env));
     case 'bin':
-      return compileBinary(e.op, compileExpr(e.a, scope), compileExpr(e.b, scope));
+      return compileBinary(e.op, compileExpr(e.a, scope, env), compileExpr(e.b, scope, env));
     case 'cond': {
-      const t = compileExpr(e.t, scope);
-      const a = compileExpr(e.a, scope);
-      const b = compileExpr(e.b, scope);
+      const t = compileExpr(e.t, scope, env);
+      const a = compileExpr(e.a, scope, env);
+      const b = compileExpr(e.b, scope, env);
       if (t.constant) return t.value ? a : b;
       const tf = t.f,
         af = a.f,
@@ -47,6 +50,13 @@ export function compileExpr(e: Expr, scope: Scope): CExpr {
       if (a.type !== undefined && a.type === b.type) r.type = a.type;
       return r;
     }
+    case 'filt':
+      return compileFilter(
+        e,
+        compileExpr(e.a, scope, env),
+        (e.x ?? []).map((x) => compileExpr(x, scope, env)),
+        env,
+      );
   }
 }
 
@@ -112,7 +122,7 @@ function compileMeta(n: 'index' | 'first' | 'last' | 'length', scope: Scope): CE
   }
 }
 
-function compileMember(e: Extract<Expr, { k: 'get' | 'idx' }>, scope: Scope): CExpr {
+function compileMember(e: Extract<Expr, { k: 'get' | 'idx' }>, scope: Scope, env: ExprEnv): CExpr {
   // Collect a chain of static keys `a.b.c` into one closure.
   const keys: string[] = [];
   let base: Expr = e;
@@ -122,12 +132,12 @@ function compileMember(e: Extract<Expr, { k: 'get' | 'idx' }>, scope: Scope): CE
   }
   if (keys.length > 0) {
     keys.reverse();
-    const b = compileExpr(base, scope);
+    const b = compileExpr(base, scope, env);
     return { f: staticPath(b.f, keys), constant: false };
   }
   const idx = e as Extract<Expr, { k: 'idx' }>;
-  const o = compileExpr(idx.o, scope).f;
-  const i = compileExpr(idx.i, scope);
+  const o = compileExpr(idx.o, scope, env).f;
+  const i = compileExpr(idx.i, scope, env);
   if (i.constant && (typeof i.value === 'string' || typeof i.value === 'number')) {
     return { f: staticPath(o, [i.value as string]), constant: false };
   }

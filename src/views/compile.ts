@@ -1,5 +1,6 @@
 import type { Binding, Node, Pos, ViewAst } from './ast.ts';
-import { type CExpr, compileExpr, type Scope } from './compile-expr.ts';
+import { type CExpr, compileExpr, type ExprEnv, type Scope } from './compile-expr.ts';
+import type { FilterDef } from './filters.ts';
 import type { ViewLimits } from './limits.ts';
 import { type BlockContext, type Eff, Frame, type Site, type State, type Str, siteError, toHtml, toRaw } from './runtime.ts';
 import { buildIf, concat, type Item, noop, type Seq, seqItem, sequence, toEff, toStr } from './sequence.ts';
@@ -40,8 +41,14 @@ export interface CompiledView extends Linked {
   slots: string[];
 }
 
-export function compileView(ast: ViewAst, view: string, limits: ViewLimits): CompiledView {
-  const ctx: Ctx = { view, limits, deps: [], slots: [] };
+/** What views are compiled against besides their limits: the filters, and the default locale. */
+export interface CompileOptions {
+  filters: ReadonlyMap<string, FilterDef>;
+  locale: string | undefined;
+}
+
+export function compileView(ast: ViewAst, view: string, limits: ViewLimits, options: CompileOptions): CompiledView {
+  const ctx: Ctx = { view, limits, deps: [], slots: [], env: { filters: options.filters, view, locale: options.locale } };
   const seq = compileNodes(ast.body, [], ctx);
   return { run: toEff(seq), str: seq.eff === undefined ? toStr(seq) : null, deps: ctx.deps, slots: ctx.slots };
 }
@@ -51,6 +58,7 @@ interface Ctx {
   limits: ViewLimits;
   deps: Dependency[];
   slots: string[];
+  env: ExprEnv;
 }
 
 function compileNodes(nodes: readonly Node[], scope: Scope, ctx: Ctx): Seq {
@@ -135,7 +143,7 @@ function site(ctx: Ctx, at: Pos, tag: string): Site {
 }
 
 function compileOut(node: Extract<Node, { t: 'out' }>, scope: Scope, ctx: Ctx): Item {
-  const e = compileExpr(node.e, scope);
+  const e = compileExpr(node.e, scope, ctx.env);
   const s = site(ctx, node.at, node.raw ? '{{{ }}}' : '{{ }}');
   if (e.constant) {
     const v = node.raw ? toRaw(e.value, s) : toHtml(e.value, s);
@@ -162,7 +170,7 @@ function compileOut(node: Extract<Node, { t: 'out' }>, scope: Scope, ctx: Ctx): 
 function compileIf(node: Extract<Node, { t: 'if' }>, scope: Scope, ctx: Ctx): Item {
   const branches: { test: CExpr; body: Seq }[] = [];
   for (const br of node.br) {
-    const test = compileExpr(br.e, scope);
+    const test = compileExpr(br.e, scope, ctx.env);
     if (test.constant && !test.value) continue; // never taken
     branches.push({ test, body: compileNodes(br.b, scope, ctx) });
     if (test.constant) break; // always taken: later branches and else are dead
@@ -179,7 +187,7 @@ function compileIf(node: Extract<Node, { t: 'if' }>, scope: Scope, ctx: Ctx): It
 }
 
 function compileEach(node: Extract<Node, { t: 'each' }>, scope: Scope, ctx: Ctx): Eff {
-  const coll = compileExpr(node.e, scope).f;
+  const coll = compileExpr(node.e, scope, ctx.env).f;
   const body = compileNodes(node.b, [...scope, node.as], ctx);
   const els = node.el ? toEff(compileNodes(node.el, scope, ctx)) : noop;
   const s = site(ctx, node.at, '{{#each}}');
@@ -255,10 +263,10 @@ function iterate(c: unknown, maxLoop: number, s: Site): unknown[] | null {
   return out;
 }
 
-function compileBindings(a: Binding[] | undefined, scope: Scope): ((st: State) => Record<string, unknown>) | null {
+function compileBindings(a: Binding[] | undefined, scope: Scope, env: ExprEnv): ((st: State) => Record<string, unknown>) | null {
   if (a === undefined || a.length === 0) return null;
   const keys = a.map(([k]) => k);
-  const values = a.map(([, e]) => compileExpr(e, scope).f);
+  const values = a.map(([, e]) => compileExpr(e, scope, env).f);
   return (st) => {
     const vars: Record<string, unknown> = Object.create(null);
     for (let i = 0; i < keys.length; i++) vars[keys[i]!] = values[i]!(st);
@@ -271,7 +279,7 @@ function compileInclude(node: Extract<Node, { t: 'inc' }>, scope: Scope, ctx: Ct
   ctx.deps.push({ name: node.n, at: node.at, kind: 'include', link });
   const s = site(ctx, node.at, `{{> ${node.n}}}`);
   const { includeDepth: maxDepth, outputSize: maxOut } = ctx.limits;
-  const bindings = compileBindings(node.a, scope);
+  const bindings = compileBindings(node.a, scope, ctx.env);
   return (st) => {
     if (++st.depth > maxDepth) throw depthError(s, maxDepth);
     const saved = st.frame;
@@ -302,7 +310,7 @@ function compileLayout(node: Extract<Node, { t: 'lay' }>, scope: Scope, ctx: Ctx
   const table: Record<string, Eff> = Object.create(null);
   // Blocks are written in the caller's scope and run there, whatever loops the layout is in.
   for (const b of node.bl) table[b.n] = toEff(compileNodes(b.b, scope, ctx));
-  const bindings = compileBindings(node.a, scope);
+  const bindings = compileBindings(node.a, scope, ctx.env);
   return (st) => {
     if (++st.depth > maxDepth) throw depthError(s, maxDepth);
     const target = link.target;

@@ -1,7 +1,8 @@
 import { COMPILED_FORMAT, COMPILED_VERSION, type CompiledViews, type ViewAst } from './ast.ts';
-import { type CompiledView, compileView } from './compile.ts';
+import { type CompiledView, type CompileOptions, compileView } from './compile.ts';
 import { asViewError, badName, checkedName, notFound, renderFailure } from './engine-errors.ts';
 import { ViewError } from './errors.ts';
+import { type FilterDef, filterTable, type ViewFilter } from './filters.ts';
 import { type Entry, type From, linkGraph, linkGraphAsync } from './graph.ts';
 import { resolveLimits, type ViewLimits } from './limits.ts';
 import { candidates, normalizeName } from './names.ts';
@@ -34,6 +35,13 @@ export interface ViewsOptions {
   /** The extension that may be left out of names. Default `.dve`. */
   ext?: string;
   limits?: Partial<ViewLimits>;
+  /**
+   * Filters the views may apply (`{{ price | currency('EUR') }}`), besides the built-in ones; a
+   * name given here replaces a built-in. A view that names an unknown filter fails to compile.
+   */
+  filters?: Record<string, ViewFilter>;
+  /** The locale of the `date` and `number` filters when a render's data names none (`locale`). Default: the runtime's. */
+  locale?: string;
   /** Observability hook; costs nothing when absent. */
   onEvent?: (event: ViewEvent) => void;
 }
@@ -60,6 +68,7 @@ export function createViews(options: ViewsOptions = {}): Views {
 
 export class ViewEngine implements Views {
   readonly limits: Readonly<ViewLimits>;
+  private readonly compileOptions: CompileOptions;
   private readonly ext: string;
   private readonly dev: boolean;
   private readonly reader: ViewSource | undefined;
@@ -78,8 +87,10 @@ export class ViewEngine implements Views {
   private readonly ready = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry>>();
 
-  constructor(options: ViewsOptions) {
+  /** `filters`: the table the views compile against, when not the one `options.filters` makes (build:views). */
+  constructor(options: ViewsOptions, filters: ReadonlyMap<string, FilterDef> = filterTable(options.filters)) {
     this.limits = Object.freeze(resolveLimits(options.limits));
+    this.compileOptions = { filters, locale: options.locale };
     this.ext = options.ext ?? options.compiled?.ext ?? '.dve';
     this.dev = options.dev === true;
     this.userOnEvent = this.onEvent = options.onEvent;
@@ -354,7 +365,7 @@ export class ViewEngine implements Views {
   private compile(key: string, source: string | ViewAst): CompiledView {
     const ast = typeof source === 'string' ? parseView(source, key, this.limits) : source;
     try {
-      return compileView(ast, key, this.limits);
+      return compileView(ast, key, this.limits, this.compileOptions);
     } catch (err) {
       if (err instanceof ViewError) throw err;
       if (typeof source === 'string') throw err; // a bug in the engine, not in the view

@@ -1,4 +1,4 @@
-import type { BinaryOp, Expr, MetaName } from './ast.ts';
+import type { BinaryOp, Expr, MetaName, Pos } from './ast.ts';
 import { LexError, type Lexer, type Token } from './lexer.ts';
 
 export class ExprError {
@@ -45,11 +45,13 @@ export class ExpressionParser {
   constructor(
     private readonly lx: Lexer,
     private readonly maxDepth: number,
+    /** The line and column of a source offset, kept on filter nodes for compile-time errors. */
+    private readonly posOf: (offset: number) => Pos,
   ) {}
 
   parse(): Expr {
     try {
-      return this.conditional();
+      return this.pipe();
     } catch (e) {
       if (e instanceof LexError) throw new ExprError(e.reason, e.at);
       throw e;
@@ -65,6 +67,46 @@ export class ExpressionParser {
   private deepen(d: number, at: number): number {
     if (d > this.maxDepth) throw new ExprError(`expression nested more than ${this.maxDepth} levels deep`, at, 'limit');
     return d;
+  }
+
+  /** `expr | name | name(arg, …)`: filters, applied left to right, loosest of all. */
+  private pipe(): Expr {
+    let node = this.conditional();
+    let d = this.d;
+    while (true) {
+      const bar = this.lx.peek();
+      if (bar.type !== 'op' || bar.value !== '|') break;
+      this.lx.next();
+      const name = this.lx.next();
+      if (name.type !== 'name') throw new ExprError("expected a filter name after '|'", name.start);
+      const filter: Expr = { k: 'filt', f: name.value, a: node, at: this.posOf(name.start) };
+      const open = this.lx.peek();
+      if (open.type === 'op' && open.value === '(') {
+        this.lx.next();
+        this.enter(open.start);
+        const args: Expr[] = [];
+        if (!(this.lx.peek().type === 'op' && this.lx.peek().value === ')')) {
+          do {
+            args.push(this.conditional());
+            d = Math.max(d, this.d);
+          } while (this.accept(','));
+        }
+        this.expect(')', "expected ')' after the filter's arguments");
+        this.depth--;
+        filter.x = args;
+      }
+      d = this.deepen(d + 1, bar.start);
+      node = filter;
+    }
+    this.d = d;
+    return node;
+  }
+
+  private accept(op: string): boolean {
+    const t = this.lx.peek();
+    if (t.type !== 'op' || t.value !== op) return false;
+    this.lx.next();
+    return true;
   }
 
   private conditional(): Expr {
@@ -196,7 +238,7 @@ export class ExpressionParser {
       case 'op':
         if (t.value === '(') {
           this.enter(t.start);
-          const inner = this.conditional();
+          const inner = this.pipe();
           this.expect(')', "expected ')'");
           this.depth--;
           return inner;

@@ -10,6 +10,8 @@ export { createViews } from './engine.ts';
 export type { ViewErrorKind } from './errors.ts';
 export { ViewError } from './errors.ts';
 export { escapeHtml } from './escape.ts';
+export type { ViewFilter } from './filters.ts';
 export type { ViewLimits } from './limits.ts';
 export { DEFAULT_LIMITS } from './limits.ts';
 export { precompile } from './precompile.ts';
+export { SafeHtml, safe } from './safe.ts';

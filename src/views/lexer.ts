@@ -67,6 +67,8 @@ const OPERATORS = [
   '!',
   '=',
   ',',
+  // The filter pipe (`value | upper`); `||` and `||=` are matched before it.
+  '|',
 ];
 
 const ESCAPES: Record<string, string> = Object.assign(Object.create(null), { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' });

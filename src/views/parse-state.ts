@@ -86,7 +86,7 @@ export class ParseState {
   }
 
   expr(lx: Lexer): Expr {
-    return new ExpressionParser(lx, this.options.nesting).parse();
+    return new ExpressionParser(lx, this.options.nesting, (offset) => this.pos(offset)).parse();
   }
 
   push(open: Open): void {

@@ -119,7 +119,7 @@ class TemplateParser extends ParseState {
 
   private rawOutput(start: number, lx: Lexer): number {
     this.checkOutputAllowed(start);
-    const e = new ExpressionParser(lx, this.options.nesting).parse();
+    const e = new ExpressionParser(lx, this.options.nesting, (offset) => this.pos(offset)).parse();
     const close = lx.next();
     if (close.type !== 'close' || this.src.charCodeAt(close.end) !== 125) {
       throw new Fail(
@@ -146,7 +146,7 @@ class TemplateParser extends ParseState {
     if (first.type === 'name' && first.value === 'else') return elseTag(this, start, lx);
     // {{ expr }}
     this.checkOutputAllowed(start);
-    const e = new ExpressionParser(lx, this.options.nesting).parse();
+    const e = new ExpressionParser(lx, this.options.nesting, (offset) => this.pos(offset)).parse();
     this.close(lx);
     this.top.body.push({ t: 'out', e, at: this.pos(start) });
     return lx.pos;

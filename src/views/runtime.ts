@@ -1,6 +1,7 @@
 import type { Pos } from './ast.ts';
 import { ViewError, type ViewErrorKind } from './errors.ts';
 import { escapeHtml } from './escape.ts';
+import { SafeHtml } from './safe.ts';
 
 /**
  * One loop (name !== null) or one set of include arguments (vars !== null).
@@ -85,6 +86,8 @@ export function toHtml(v: unknown, site: Site): string {
   if (typeof v === 'string') return escapeHtml(v);
   if (typeof v === 'number') return `${v}`;
   if (v == null) return '';
+  // Trusted HTML, made only by safe(): written as it is.
+  if (SafeHtml.is(v)) return v.toString();
   return escapeHtml(stringify(v, site));
 }
 

@@ -42,8 +42,9 @@ describe.skipIf(!chromiumPresent).each(runtimes)('examples/notes in Chromium on 
       bodyMargin: getComputedStyle(document.body).marginTop,
     }));
     expect(style).toEqual({ brand: 'rgb(47, 111, 222)', bodyMargin: '0px' });
-    // The layout's nonced inline script ran.
+    // The layout's nonced inline script ran, with the user the json filter wrote into it.
     expect(await page.evaluate(() => document.documentElement.dataset.script)).toBe('nonced');
+    expect(await page.evaluate(() => document.documentElement.dataset.user)).toBe('ada');
 
     // An inline script without the nonce (what an injection would add) is blocked by the CSP.
     const outcome = await page.evaluate(

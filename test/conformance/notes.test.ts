@@ -54,6 +54,8 @@ describe.each(CONFORMANCE_RUNTIMES)('examples/notes on %s', (runtime) => {
       const html = await res.text();
       expect(html).toMatch(/^<!DOCTYPE html>/);
       expect(html).toContain('<link rel="stylesheet" href="/static/app.css">');
+      // The layout's script gets the user through the json filter: none yet.
+      expect(html).toContain('document.documentElement.dataset.user = "";');
       const nonce = /<script nonce="([^"]+)">/.exec(html)?.[1];
       expect(nonce).toBeTruthy();
       const csp = cspDirectives(res.headers.get('content-security-policy'));

@@ -3,6 +3,8 @@
  * Shared by the vitest suite and by runtime-check.ts, which renders the same
  * table under `node --disallow-code-generation-from-strings`, Deno and Bun.
  */
+import { escapeHtml, safe } from '../../src/views/index.ts';
+
 export interface Case {
   name: string;
   /** The view rendered, as `main.dve`. */
@@ -11,8 +13,20 @@ export interface Case {
   others?: Record<string, string>;
   /** Data, or a function making it (for one-shot iterables). */
   data?: unknown;
+  /** Filters the views are made with (createViews({ filters })), and their locale. */
+  filters?: Record<string, (value: unknown, ...args: any[]) => unknown>;
+  locale?: string;
   out: string;
 }
+
+/** Registered filters of the filter cases: plain functions, one returning trusted HTML. */
+const FILTERS = {
+  currency: (v: unknown, code: unknown) => new Intl.NumberFormat('en-US', { style: 'currency', currency: String(code) }).format(Number(v)),
+  shout: (v: unknown) => `${String(v)}!`,
+  upper: (v: unknown) => `[${String(v)}]`,
+  bold: (v: unknown) => safe(`<b>${escapeHtml(String(v))}</b>`),
+  lookalike: () => ({ html: '<i>x</i>', toString: () => '<i>x</i>' }),
+};
 
 function* numbers() {
   yield 1;
@@ -319,15 +333,49 @@ export const cases: Case[] = [
     data: { o: { constructor: 'C', toString: 'T' } },
     out: 'C T',
   },
+
+  // ---- filters
+  {
+    name: 'filters chain left to right, with arguments that are expressions',
+    view: "{{ user.name | default('anonymous') | upper }} {{ tags | join(sep + ' ') }} {{ tags | length }} {{ '  x ' | trim }}{{ s | lower }}",
+    data: { user: {}, tags: ['a', 'b'], sep: ';', s: 'ABC' },
+    out: 'ANONYMOUS a; b 2 xabc',
+  },
+  {
+    name: "a filter's result is escaped by {{ }} and not by {{{ }}}; | inside strings is text",
+    view: "{{ s | default('') }}|{{{ s | default('') }}}|{{ 'a|b' }}|{{ a || b }}|{{ (s | length) > 2 ? 'long' : 'short' }}",
+    data: { s: '<i>', a: 0, b: 'B' },
+    out: '&lt;i&gt;|<i>|a|b|B|long',
+  },
+  {
+    name: 'json is safe inside a script: no </script>, no <!--, no U+2028',
+    view: '<script>var d = {{{ d | json }}};</script>',
+    data: { d: { s: '</script><!-- \u2028 & x' } },
+    out: '<script>var d = {"s":"\\u003c/script\\u003e\\u003c!-- \\u2028 \\u0026 x"};</script>',
+  },
+  {
+    name: 'date and number format through Intl, in the locale the data names or the views have',
+    view: "{{ t | date('long') }} {{ n | number(2) }} {{ big | number }}|{{ 'nope' | date }}{{ 'x' | number }}",
+    data: { t: Date.UTC(2026, 11, 6, 12), n: 3.14159, big: 1234567.5, locale: 'de-DE' },
+    locale: 'en-GB',
+    out: '6. Dezember 2026 3,14 1.234.567,5|',
+  },
+  {
+    name: 'registered filters, one replacing a built-in, one returning safe() HTML; a look-alike of safe() is escaped',
+    view: "{{ price | currency('EUR') }} {{ name | shout }} {{ name | upper }} {{ name | bold }} {{ name | lookalike }}",
+    data: { price: 12.5, name: 'Ada & co' },
+    filters: FILTERS,
+    out: '€12.50 Ada &amp; co! [Ada &amp; co] <b>Ada &amp; co</b> &lt;i&gt;x&lt;/i&gt;',
+  },
 ];
 
 /** Renders the whole table through any createViews, returning [name, output or error]. */
 export async function renderCases(
-  createViews: (o: { templates: Record<string, string> }) => { render(n: string, d?: unknown): Promise<string> },
+  createViews: (o: { templates: Record<string, string>; filters?: Case['filters']; locale?: string }) => { render(n: string, d?: unknown): Promise<string> },
 ): Promise<[string, string][]> {
   const results: [string, string][] = [];
   for (const c of cases) {
-    const views = createViews({ templates: { ...c.others, 'main.dve': c.view } });
+    const views = createViews({ templates: { ...c.others, 'main.dve': c.view }, filters: c.filters, locale: c.locale });
     const data = typeof c.data === 'function' ? (c.data as () => unknown)() : c.data;
     try {
       results.push([c.name, await views.render('main', data)]);

@@ -123,7 +123,7 @@ describe('views > build:views writes a module of pre-parsed views', () => {
       const templates = { ...c.others, 'main.dve': c.view };
       const compiled = JSON.parse(JSON.stringify(precompile(templates)));
       const d = typeof c.data === 'function' ? (c.data as () => unknown)() : c.data;
-      expect(await createCoreViews({ compiled }).render('main', d), c.name).toBe(c.out);
+      expect(await createCoreViews({ compiled, filters: c.filters, locale: c.locale }).render('main', d), c.name).toBe(c.out);
     }
   });
 
