@@ -9,6 +9,7 @@ import { requestId } from 'hono/request-id';
 import { validator } from 'hono/validator';
 import { RateLimiter, RingLog } from '../shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../shared/fixtures.ts';
+import { FILTER_ITEMS, formatCurrency, formatDate } from '../shared/html.ts';
 import { paramsSchema, validationProblem } from '../shared/schema.ts';
 
 type Env = { Variables: { requestId: string; claims: Record<string, unknown> } };
@@ -27,6 +28,9 @@ app.get('/test-view-include', (c) => c.html(html`${partial({ name: 'Nea' })}`));
 const ITEMS = Array.from({ length: 50 }, (_, i) => i);
 app.get('/test-view-each-meta', (c) =>
   c.html(html`${ITEMS.map((item, i, all) => html`(${i}/${all.length} ${i === 0 ? 'F' : '-'}${i === all.length - 1 ? 'L' : '-'}=${item});`)}`),
+);
+app.get('/test-view-filter', (c) =>
+  c.html(html`<ul>${FILTER_ITEMS.map((item) => html`<li>${item.name}: ${formatDate(item.at)}, ${formatCurrency(item.price, 'EUR')}</li>`)}</ul>`),
 );
 app.get('/test-view-expr', (c) => {
   const data: { user?: { name?: string; isAdmin?: boolean } } = { user: { name: 'Nea', isAdmin: true } };

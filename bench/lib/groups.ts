@@ -20,7 +20,7 @@ export const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
     id: 'views',
     label: 'Views',
     about: 'HTML templates: a variable, a partial, a loop, expressions, and the fortunes page (sort, escape, render)',
-    scenarios: ['test-view', 'test-view-include', 'test-view-each-meta', 'test-view-expr', 'fortunes'],
+    scenarios: ['test-view', 'test-view-include', 'test-view-each-meta', 'test-view-filter', 'test-view-expr', 'fortunes'],
   },
   {
     id: 'validation',

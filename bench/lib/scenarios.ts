@@ -3,7 +3,7 @@
 // frameworks can express it. A framework not listed leaves the row out.
 
 import { BENCH_TOKEN, ECHO_BODY, fortunesForRequest, PARAMS_BODY, POWERED_BY } from '../shared/fixtures.ts';
-import { fortunesPage } from '../shared/html.ts';
+import { FILTER_ITEMS, filterList, fortunesPage } from '../shared/html.ts';
 import type { FrameworkId, RuntimeId } from './config.ts';
 import { dbScenarios } from './db-scenarios.ts';
 import type { ProbeResponse } from './http.ts';
@@ -176,6 +176,13 @@ export const SCENARIOS: readonly Scenario[] = [
       body: Array.from({ length: 50 }, (_, i) => `(${i}/50 ${i === 0 ? 'F' : '-'}${i === 49 ? 'L' : '-'}=${i});`).join(''),
     },
     { needs: 'views' },
+  ),
+  simple(
+    'test-view-filter',
+    'View: 50 items with a date and a currency filter',
+    get('/test-view-filter'),
+    { status: 200, contentType: 'text/html', body: filterList(FILTER_ITEMS) },
+    { needs: 'views', frameworks: ['rove', 'hono', 'raw'] },
   ),
   simple(
     'test-view-expr',

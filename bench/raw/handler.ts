@@ -5,7 +5,7 @@
 
 import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../shared/fixtures.ts';
-import { eachMeta, escapeHtml, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
+import { eachMeta, escapeHtml, FILTER_ITEMS, filterList, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
 import { paramsSchema, validationProblem } from '../shared/schema.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -68,6 +68,8 @@ export function handle(req: Request): Response | Promise<Response> {
         return html(`Hello ${escapeHtml('Nea')}.`);
       case '/test-view-each-meta':
         return html(eachMeta(ITEMS_0_49));
+      case '/test-view-filter':
+        return html(filterList(FILTER_ITEMS));
       case '/test-view-expr': {
         const data: { user?: { name?: string; isAdmin?: boolean } } = { user: { name: 'Nea', isAdmin: true } };
         return html(`Hello ${escapeHtml(data.user?.name ?? 'Guest')}.\n${data.user?.isAdmin ? 'ADMIN' : 'USER'}\nSum=${1 + 2 * 3}`);

@@ -6,7 +6,7 @@ import { connectFromUrl } from '../../dev/resp.ts';
 import { CORS_MAX_AGE, CORS_METHODS, CORS_ORIGIN, PUBLIC_DIR, STATIC_CACHE_CONTROL } from '../shared/app-layer.ts';
 import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../shared/fixtures.ts';
-import { eachMeta, escapeHtml, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
+import { eachMeta, escapeHtml, FILTER_ITEMS, filterList, fortunesPage, ITEMS_0_49 } from '../shared/html.ts';
 import { paramsSchema, validationProblem } from '../shared/schema.ts';
 import { etagOf, matches } from './app-layer.ts';
 import { nodeDbRoutes } from './db.ts';
@@ -110,6 +110,8 @@ const server = createServer((req, res) => {
         return html(res, `Hello ${escapeHtml('Nea')}.`);
       case '/test-view-each-meta':
         return html(res, eachMeta(ITEMS_0_49));
+      case '/test-view-filter':
+        return html(res, filterList(FILTER_ITEMS));
       case '/test-view-expr': {
         const data: { user?: { name?: string; isAdmin?: boolean } } = { user: { name: 'Nea', isAdmin: true } };
         return html(res, `Hello ${escapeHtml(data.user?.name ?? 'Guest')}.\n${data.user?.isAdmin ? 'ADMIN' : 'USER'}\nSum=${1 + 2 * 3}`);

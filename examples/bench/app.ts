@@ -7,6 +7,7 @@
 
 import { decodeJwtPayload, RateLimiter, RingLog, requestId } from '../../bench/shared/chain.ts';
 import { cpuWork, fortunesForRequest, nestedUser, POWERED_BY } from '../../bench/shared/fixtures.ts';
+import { FILTER_DATE, FILTER_ITEMS, formatCurrency } from '../../bench/shared/html.ts';
 import { installListenerToggle } from '../../bench/shared/listener-toggle.ts';
 import { paramsSchema } from '../../bench/shared/schema.ts';
 import { App, validate } from '../../src/index.ts';
@@ -33,7 +34,8 @@ function notYet(feature: string) {
 }
 
 export function createBenchApp(options: BenchAppOptions = {}) {
-  const views = createViews({ templates });
+  // The test-view-filter scenario's currency filter; dates use the built-in one (in en-US).
+  const views = createViews({ templates, locale: 'en-US', filters: { currency: (v, code) => formatCurrency(Number(v), String(code)) } });
   const threads = options.threads
     ? createThreadPool({
         // A function: on Workers import.meta.url is undefined; there the pool runs tasks inline.
@@ -61,6 +63,7 @@ export function createBenchApp(options: BenchAppOptions = {}) {
   app.get('/test-view', (c) => c.render('hello', { name: 'World' }));
   app.get('/test-view-include', (c) => c.render('include', { name: 'Nea' }));
   app.get('/test-view-each-meta', (c) => c.render('each-meta', { items: ITEMS }));
+  app.get('/test-view-filter', (c) => c.render('filter', { items: FILTER_ITEMS, dateFormat: FILTER_DATE }));
   app.get('/test-view-expr', (c) => c.render('expr', { user: { name: 'Nea', isAdmin: true } }));
   app.get('/fortunes', (c) => c.render('fortunes', { fortunes: fortunesForRequest() }));
 

@@ -20,42 +20,85 @@ export interface ExprEnv {
   locale: string | undefined;
 }
 
-const NO_ARGS: readonly unknown[] = Object.freeze([]);
-
 export function compileFilter(e: Extract<Expr, { k: 'filt' }>, input: Operand, args: readonly Operand[], env: ExprEnv): Operand {
   const def = env.filters.get(e.f);
   if (def === undefined) {
     const known = [...env.filters.keys()].sort().join(', ');
     throw new ViewError({ kind: 'syntax', view: env.view, line: e.at[0], column: e.at[1], reason: `unknown filter '${e.f}' (known: ${known})` });
   }
-  const fn = def.fn;
-  const inF = input.f;
-  const fallback = env.locale;
   const site = { view: env.view, at: e.at, tag: `the filter '${e.f}' at line ${e.at[0]}, column ${e.at[1]}` };
-  const localeOf = (st: State): string | undefined => {
-    const l = own(st.root, 'locale');
-    return typeof l === 'string' ? l : fallback;
+  const failed = (error: unknown): never => {
+    if (error instanceof ViewError) throw error;
+    throw siteError(site, 'render', 'the filter threw', error);
   };
-  const call = (value: unknown, st: State, values: readonly unknown[]): unknown => {
+  const inF = input.f;
+  // Each argument's closure, a constant one too: a call evaluates them and allocates nothing.
+  const argFs = args.map((a) => (a.constant ? constantOf(a.value) : a.f));
+  if ('own' in def) return { f: ownCall(def.own, inF, argFs, failed), constant: false };
+  const fn = def.builtin;
+  const fallback = env.locale;
+  // Once per render: the data's `locale`, else the views' (State.locale is null until asked).
+  const localeOf = (st: State): string | undefined => {
+    if (st.locale !== null) return st.locale;
+    const l = own(st.root, 'locale');
+    return (st.locale = typeof l === 'string' ? l : fallback);
+  };
+  const none: Val = () => undefined;
+  const a0 = argFs[0] ?? none;
+  const a1 = argFs[1] ?? none;
+  return {
+    f: (st) => {
+      const v = inF(st);
+      const x = a0(st);
+      const y = a1(st);
+      try {
+        return fn(v, localeOf(st), x, y);
+      } catch (error) {
+        return failed(error);
+      }
+    },
+    constant: false,
+  };
+}
+
+function constantOf(value: unknown): Val {
+  return () => value;
+}
+
+/** A call of the app's own filter, by the number of arguments the view wrote. */
+function ownCall(fn: (value: unknown, ...args: unknown[]) => unknown, inF: Val, argFs: readonly Val[], failed: (error: unknown) => never): Val {
+  const call = (f: () => unknown): unknown => {
     try {
-      return fn(value, localeOf(st), values);
+      return f();
     } catch (error) {
-      if (error instanceof ViewError) throw error;
-      throw siteError(site, 'render', 'the filter threw', error);
+      return failed(error);
     }
   };
-  if (args.every((a) => a.constant)) {
-    const values = args.length === 0 ? NO_ARGS : Object.freeze(args.map((a) => a.value));
-    return { f: (st) => call(inF(st), st, values), constant: false };
+  if (argFs.length === 0) {
+    return (st) => {
+      const v = inF(st);
+      try {
+        return fn(v);
+      } catch (error) {
+        return failed(error);
+      }
+    };
   }
-  const argFs = args.map((a) => a.f);
-  return {
-    f: (st) =>
-      call(
-        inF(st),
-        st,
-        argFs.map((f) => f(st)),
-      ),
-    constant: false,
+  if (argFs.length === 1) {
+    const a0 = argFs[0]!;
+    return (st) => {
+      const v = inF(st);
+      const x = a0(st);
+      try {
+        return fn(v, x);
+      } catch (error) {
+        return failed(error);
+      }
+    };
+  }
+  return (st) => {
+    const v = inF(st);
+    const xs = argFs.map((a) => a(st));
+    return call(() => fn(v, ...xs));
   };
 }

@@ -12,31 +12,64 @@
  */
 export type ViewFilter = (value: unknown, ...args: any[]) => unknown;
 
-/** A filter as the compiler calls it: the built-in `date` and `number` also get the render's locale. */
-export interface FilterDef {
-  fn: (value: unknown, locale: string | undefined, args: readonly unknown[]) => unknown;
-}
+/**
+ * A filter as the compiler calls it. The app's own are called as they are (`own`); a built-in
+ * takes at most two arguments, and `date` and `number` the render's locale too, so a call
+ * allocates nothing.
+ */
+export type FilterDef = { own: ViewFilter } | { builtin: (value: unknown, locale: string | undefined, a: unknown, b: unknown) => unknown };
+
+type Formatter = Intl.DateTimeFormat | Intl.NumberFormat;
+type Kind = 'date' | 'number';
 
 const MAX_FORMATS = 64;
-const FORMATS = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+// Formatters by locale and options: making one costs far more than using it. Options written in
+// the view (a style) are keyed by their text; an options object from the data by the object
+// itself, so a render that passes the same object for every item looks it up without
+// serialising it. At most MAX_FORMATS each. A view formats its items alike, so the one each
+// kind used last is checked first.
+const BY_TEXT = new Map<string, Formatter>();
+const BY_OBJECT = new WeakMap<object, Map<string, Formatter>>();
+const LAST: Record<Kind, { key: unknown; locale: string | undefined; f: Formatter | null }> = {
+  date: { key: null, locale: undefined, f: null },
+  number: { key: null, locale: undefined, f: null },
+};
 
-/** One formatter per locale and options, kept (at most MAX_FORMATS): making one costs far more than using it. */
-function format<T extends Intl.DateTimeFormat | Intl.NumberFormat>(kind: 'date' | 'number', locale: string | undefined, options: object, make: () => T): T {
-  const key = `${kind}\u0000${locale ?? ''}\u0000${JSON.stringify(options)}`;
-  let f = FORMATS.get(key) as T | undefined;
-  if (f === undefined) {
-    f = make();
-    if (FORMATS.size >= MAX_FORMATS) FORMATS.clear();
-    FORMATS.set(key, f);
+function formatter(kind: Kind, key: string | object, locale: string | undefined, a: unknown, b: unknown): Formatter {
+  const last = LAST[kind];
+  if (last.key === key && last.locale === locale && last.f !== null) return last.f;
+  const at = `${kind}\u0000${locale ?? ''}`;
+  let f: Formatter | undefined;
+  if (typeof key === 'object') {
+    let byLocale = BY_OBJECT.get(key);
+    if (byLocale === undefined) BY_OBJECT.set(key, (byLocale = new Map()));
+    f = byLocale.get(at);
+    if (f === undefined) {
+      if (byLocale.size >= MAX_FORMATS) byLocale.clear();
+      byLocale.set(at, (f = make(kind, locale, a, b)));
+    }
+  } else {
+    const text = `${key}\u0000${at}`;
+    f = BY_TEXT.get(text);
+    if (f === undefined) {
+      if (BY_TEXT.size >= MAX_FORMATS) BY_TEXT.clear();
+      BY_TEXT.set(text, (f = make(kind, locale, a, b)));
+    }
   }
+  last.key = key;
+  last.locale = locale;
+  last.f = f;
   return f;
+}
+
+function make(kind: Kind, locale: string | undefined, a: unknown, b: unknown): Formatter {
+  return kind === 'date' ? new Intl.DateTimeFormat(locale, dateOptions(a, b)) : new Intl.NumberFormat(locale, numberOptions(a));
 }
 
 const STYLES = new Set(['full', 'long', 'medium', 'short']);
 
 /** `date('medium')`, `date('long', 'short')` (date and time styles), or an options object from the data. */
-function dateOptions(args: readonly unknown[]): Intl.DateTimeFormatOptions {
-  const [a, b] = args;
+function dateOptions(a: unknown, b: unknown): Intl.DateTimeFormatOptions {
   if (a !== null && typeof a === 'object') return a as Intl.DateTimeFormatOptions;
   const out: Intl.DateTimeFormatOptions = {};
   if (typeof a === 'string' && STYLES.has(a)) out.dateStyle = a as Intl.DateTimeFormatOptions['dateStyle'];
@@ -46,8 +79,7 @@ function dateOptions(args: readonly unknown[]): Intl.DateTimeFormatOptions {
 }
 
 /** `number()`, `number(2)` (exactly two decimals), or an options object from the data. */
-function numberOptions(args: readonly unknown[]): Intl.NumberFormatOptions {
-  const [a] = args;
+function numberOptions(a: unknown): Intl.NumberFormatOptions {
   if (a !== null && typeof a === 'object') return a as Intl.NumberFormatOptions;
   if (typeof a === 'number' && Number.isInteger(a) && a >= 0 && a <= 20) return { minimumFractionDigits: a, maximumFractionDigits: a };
   return {};
@@ -60,53 +92,42 @@ const text = (v: unknown): string => (v == null ? '' : typeof v === 'string' ? v
 const SCRIPT_UNSAFE = /[<>&\u2028\u2029]/g;
 const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
 
-const plain =
-  (fn: (value: unknown, args: readonly unknown[]) => unknown): FilterDef['fn'] =>
-  (value, _locale, args) =>
-    fn(value, args);
+function date(v: unknown, locale: string | undefined, a: unknown, b: unknown): string {
+  if (v == null || v === '') return '';
+  // A timestamp goes to Intl as it is; anything else becomes a Date first.
+  const t = typeof v === 'number' ? v : v instanceof Date ? v.getTime() : new Date(v as string).getTime();
+  if (!Number.isFinite(t)) return '';
+  const key = a !== null && typeof a === 'object' ? a : `${String(a)}\u0000${String(b)}`;
+  return formatter('date', key, locale, a, b).format(t);
+}
+
+function number(v: unknown, locale: string | undefined, a: unknown): string {
+  if (v == null || v === '') return '';
+  const n = typeof v === 'number' ? v : Number(v);
+  if (Number.isNaN(n)) return '';
+  const key = a !== null && typeof a === 'object' ? a : String(a);
+  return formatter('number', key, locale, a, undefined).format(n);
+}
+
+function length(v: unknown): number {
+  if (typeof v === 'string' || Array.isArray(v)) return v.length;
+  if (v instanceof Map || v instanceof Set) return v.size;
+  return 0;
+}
+
+const builtin = (fn: (value: unknown, locale: string | undefined, a: unknown, b: unknown) => unknown): FilterDef => ({ builtin: fn });
 
 /** The built-in filters, by name. */
 export const BUILTIN_FILTERS: ReadonlyMap<string, FilterDef> = new Map<string, FilterDef>([
-  ['upper', { fn: plain((v) => text(v).toUpperCase()) }],
-  ['lower', { fn: plain((v) => text(v).toLowerCase()) }],
-  ['trim', { fn: plain((v) => text(v).trim()) }],
-  ['default', { fn: plain((v, [fallback]) => (v == null || v === '' ? fallback : v)) }],
-  ['join', { fn: plain((v, [sep]) => (Array.isArray(v) ? v.map(text).join(sep === undefined ? ', ' : text(sep)) : v)) }],
-  [
-    'length',
-    {
-      fn: plain((v) => {
-        if (typeof v === 'string' || Array.isArray(v)) return v.length;
-        if (v instanceof Map || v instanceof Set) return v.size;
-        return 0;
-      }),
-    },
-  ],
-  ['json', { fn: plain((v) => (JSON.stringify(v) ?? 'null').replace(SCRIPT_UNSAFE, (c) => SCRIPT_ESCAPES[c]!)) }],
-  [
-    'date',
-    {
-      fn: (v, locale, args) => {
-        if (v == null || v === '') return '';
-        const d = v instanceof Date ? v : new Date(v as string | number);
-        if (Number.isNaN(d.getTime())) return '';
-        const options = dateOptions(args);
-        return format('date', locale, options, () => new Intl.DateTimeFormat(locale, options)).format(d);
-      },
-    },
-  ],
-  [
-    'number',
-    {
-      fn: (v, locale, args) => {
-        if (v == null || v === '') return '';
-        const n = typeof v === 'number' ? v : Number(v);
-        if (Number.isNaN(n)) return '';
-        const options = numberOptions(args);
-        return format('number', locale, options, () => new Intl.NumberFormat(locale, options)).format(n);
-      },
-    },
-  ],
+  ['upper', builtin((v) => text(v).toUpperCase())],
+  ['lower', builtin((v) => text(v).toLowerCase())],
+  ['trim', builtin((v) => text(v).trim())],
+  ['default', builtin((v, _l, fallback) => (v == null || v === '' ? fallback : v))],
+  ['join', builtin((v, _l, sep) => (Array.isArray(v) ? v.map(text).join(sep === undefined ? ', ' : text(sep)) : v))],
+  ['length', builtin(length)],
+  ['json', builtin((v) => (JSON.stringify(v) ?? 'null').replace(SCRIPT_UNSAFE, (c) => SCRIPT_ESCAPES[c]!))],
+  ['date', builtin(date)],
+  ['number', builtin(number)],
 ]);
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
@@ -121,7 +142,7 @@ export function filterTable(own: Readonly<Record<string, ViewFilter>> | undefine
   for (const [name, fn] of Object.entries(own)) {
     if (!NAME.test(name)) throw new TypeError(`createViews(): the filter name ${JSON.stringify(name)} is not a name a view can write`);
     if (typeof fn !== 'function') throw new TypeError(`createViews(): the filter ${name} is not a function`);
-    table.set(name, { fn: (value, _locale, args) => fn(value, ...args) });
+    table.set(name, { own: fn });
   }
   return table;
 }
@@ -132,6 +153,6 @@ export function filterTable(own: Readonly<Record<string, ViewFilter>> | undefine
  */
 export function lenientFilterTable(own: Readonly<Record<string, ViewFilter>> | undefined): ReadonlyMap<string, FilterDef> {
   const known = filterTable(own);
-  const later: FilterDef = { fn: () => undefined };
+  const later: FilterDef = { own: () => undefined };
   return { get: (name: string) => known.get(name) ?? later, keys: () => known.keys() } as ReadonlyMap<string, FilterDef>;
 }

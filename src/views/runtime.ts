@@ -32,6 +32,8 @@ export class State {
   iters = 0;
   depth = 0;
   blocks: BlockContext | null = null;
+  /** The locale of the date and number filters, once a filter asked (null before). */
+  locale: string | undefined | null = null;
   constructor(readonly root: unknown) {}
 }
 
