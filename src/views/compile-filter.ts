@@ -67,13 +67,6 @@ function constantOf(value: unknown): Val {
 
 /** A call of the app's own filter, by the number of arguments the view wrote. */
 function ownCall(fn: (value: unknown, ...args: unknown[]) => unknown, inF: Val, argFs: readonly Val[], failed: (error: unknown) => never): Val {
-  const call = (f: () => unknown): unknown => {
-    try {
-      return f();
-    } catch (error) {
-      return failed(error);
-    }
-  };
   if (argFs.length === 0) {
     return (st) => {
       const v = inF(st);
@@ -99,6 +92,10 @@ function ownCall(fn: (value: unknown, ...args: unknown[]) => unknown, inF: Val, 
   return (st) => {
     const v = inF(st);
     const xs = argFs.map((a) => a(st));
-    return call(() => fn(v, ...xs));
+    try {
+      return fn(v, ...xs);
+    } catch (error) {
+      return failed(error);
+    }
   };
 }

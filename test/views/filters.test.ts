@@ -98,6 +98,13 @@ describe('views > filters > registering', () => {
     expect(() => createViews({ filters: { ok: 'nope' as never } })).toThrow(/is not a function/);
   });
 
+  it('gets the arguments the view wrote, however many', () => {
+    const seen = (v: unknown, ...args: unknown[]) => JSON.stringify([v, ...args]);
+    expect(
+      render("{{{ x | seen }}}|{{{ x | seen() }}}|{{{ x | seen(1) }}}|{{{ x | seen(1, 'b') }}}|{{{ x | seen(1, 'b', c, c + 1) }}}", { x: 0, c: 3 }, { seen }),
+    ).toBe('[0]|[0]|[0,1]|[0,1,"b"]|[0,1,"b",3,4]');
+  });
+
   it('a filter that throws fails the render with the tag, the view and the position; the error it threw is the cause', () => {
     const boom = new Error('boom');
     try {
