@@ -4,6 +4,7 @@
 // time from workerd's own trace). Medians with min–max; see bench/lib/cold-start*.ts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { pickList } from './lib/args.ts';
 import { coldStartTable, runColdStarts } from './lib/cold-start.ts';
 import { COLD_APPS, COLD_MODES, COLD_RUNTIMES } from './lib/cold-start-apps.ts';
 import { Aborted, interruptible } from './lib/interrupt.ts';
@@ -24,13 +25,6 @@ const USAGE = `Usage: npm run bench:cold -- [options]
   --into FILE.json        store it in that existing bench result ("coldStart") and re-render its reports
   --keep                  keep the bundles and configs (their directory is printed)
 `;
-
-function list<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T[] {
-  const items = (value ?? '').split(',').filter(Boolean);
-  const bad = items.filter((i) => !allowed.includes(i as T));
-  if (items.length === 0 || bad.length) throw new Error(`${flag}: expected some of ${allowed.join(',')}, got "${value ?? ''}"`);
-  return items as T[];
-}
 
 function count(value: string | undefined, flag: string, min: number): number {
   const n = Number(value);
@@ -57,9 +51,9 @@ async function main(argv: string[]): Promise<number> {
       const [flag, inline] = argv[i]!.startsWith('--') && argv[i]!.includes('=') ? argv[i]!.split(/=(.*)/s, 2) : [argv[i]!, undefined];
       const value = () => inline ?? argv[++i];
       if (flag === '--starts') o.starts = count(value(), flag, 1);
-      else if (flag === '--runtimes') o.runtimes = list(value(), COLD_RUNTIMES, flag);
-      else if (flag === '--apps') o.apps = list(value(), COLD_APPS, flag);
-      else if (flag === '--modes') o.modes = list(value(), COLD_MODES, flag);
+      else if (flag === '--runtimes') o.runtimes = pickList('runtime', value(), COLD_RUNTIMES);
+      else if (flag === '--apps') o.apps = pickList('app', value(), COLD_APPS);
+      else if (flag === '--modes') o.modes = pickList('mode', value(), COLD_MODES);
       else if (flag === '--no-startup-trace') o.startupTrace = false;
       else if (flag === '--poll-ms') o.pollMs = count(value(), flag, 0);
       else if (flag === '--timeout-ms') o.timeoutMs = count(value(), flag, 100);

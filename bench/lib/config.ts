@@ -2,6 +2,7 @@
 // the profile; lists default to everything known.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pickList } from './args.ts';
 
 export const RUNTIMES = ['node', 'deno', 'bun', 'deno-deploy', 'workerd'] as const;
 /** What `--frameworks all` selects. */
@@ -214,13 +215,6 @@ export function parseFlags(argv: readonly string[]): Flags {
     }
   }
   return flags;
-}
-
-function pickList<T extends string>(what: string, given: string[] | undefined, known: readonly T[]): T[] {
-  if (!given || given.length === 0 || (given.length === 1 && given[0] === 'all')) return [...known];
-  for (const id of given) if (!known.includes(id as T)) throw new Error(`unknown ${what} "${id}" (known: ${known.join(', ')})`);
-  // Keep the canonical order so reports line up whatever order the flag used.
-  return known.filter((id) => given.includes(id));
 }
 
 /** Profile defaults, overridden by explicit flags; validates every id. */

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, freePort, processTree, ROOT, resolveBin, startChild, stopAll, stopChild } from '../../dev/proc.ts';
 import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
+import { pickList } from '../lib/args.ts';
 import { firstAnswer } from '../lib/http.ts';
 import { interruptible } from '../lib/interrupt.ts';
 import { pinnedCommand, pinningText, setUpPinning } from '../lib/pin.ts';
@@ -40,13 +41,6 @@ function flags(argv: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) if (argv[i].startsWith('--')) out[argv[i].slice(2)] = argv[i + 1]?.startsWith('--') ? 'true' : (argv[++i] ?? 'true');
   return out;
-}
-
-function list<T extends string>(value: string | undefined, all: readonly T[]): T[] {
-  if (value === undefined) return [...all];
-  const picked = value.split(',') as T[];
-  for (const p of picked) if (!all.includes(p)) throw new Error(`unknown ${p}; one of ${all.join(', ')}`);
-  return picked;
 }
 
 /** A runtime's flags for a CPU profile written at exit (SIGTERM exits through the preload). */
@@ -111,9 +105,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const f = flags(process.argv.slice(2));
-  const runtimes = list(f.runtime, RUNTIMES);
-  const frameworks = list(f.framework, FRAMEWORKS);
-  const scenarios = list(f.scenario, SCENARIOS);
+  const runtimes = pickList('runtime', f.runtime, RUNTIMES);
+  const frameworks = pickList('framework', f.framework, FRAMEWORKS);
+  const scenarios = pickList('scenario', f.scenario, SCENARIOS);
   const load: { connections: number; warmupMs: number; durationMs: number; client?: 'raw' | 'ws' } = {
     connections: Number(f.connections ?? 50),
     warmupMs: Number(f.warmup ?? 2) * 1000,
