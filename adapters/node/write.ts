@@ -36,6 +36,8 @@ export function write(result: Response, res: ServerResponse, head: boolean): voi
 const LATE = Symbol('late');
 /** Most a body is held back to learn its length; a longer one is sent chunked. */
 const MAX_HELD = 1024 * 1024;
+/** Most chunks held back: a body made whole comes in one or a few; a producer that keeps sending is a stream. */
+const MAX_HELD_CHUNKS = 16;
 
 /**
  * A Response built from a string or bytes has its whole body at once: send it with its length, as
@@ -55,7 +57,7 @@ async function writeKnown(status: number, headers: HeaderRecord, reader: Readabl
       res.destroy(); // the body failed before a byte went out: nothing sensible to send
       return;
     }
-    if (step === LATE || (!step.done && total + step.value.byteLength > MAX_HELD)) {
+    if (step === LATE || (!step.done && (total + step.value.byteLength > MAX_HELD || chunks.length >= MAX_HELD_CHUNKS))) {
       res.writeHead(status, headers);
       for (const chunk of chunks) res.write(chunk);
       // The read in flight when time ran out carries the next chunk: it goes first.
