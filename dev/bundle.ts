@@ -1,9 +1,9 @@
 // esbuild's metafile for a bundle built in memory: what a bundler would put in a user's bundle.
 // Shared by the adapters' bundle tests and the bench's bundle sizes.
-import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { ROOT } from './proc.ts';
 
-export const ROOT = join(import.meta.dirname, '..');
+export { ROOT } from './proc.ts';
 
 export interface Bundled {
   metafile: Metafile;

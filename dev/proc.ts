@@ -1,10 +1,10 @@
 // The processes of the repository's tests and load tests: the real binaries under node_modules,
 // started with the one process module the package ships (adapters/cli/parity/proc.ts): a direct
 // child in its own process group, stopped by pid.
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Child, startChild as start } from '../adapters/cli/parity/proc.ts';
+import { type Child, findBin, startChild as start } from '../adapters/cli/parity/proc.ts';
 
 export { type Child, freePort, killAllNow, liveChildren, stopAll, stopChild } from '../adapters/cli/parity/proc.ts';
 
@@ -13,8 +13,9 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The real binary behind node_modules/.bin/NAME (not the npm shim, so the pid is the server). */
 export function resolveBin(name: string): string {
-  if (name === 'node') return process.execPath;
-  return realpathSync(join(ROOT, 'node_modules/.bin', name));
+  const bin = findBin(name, ROOT);
+  if (bin === undefined) throw new Error(`${name} is not in node_modules/.bin: run npm install`);
+  return bin;
 }
 
 /** Starts `bin` as a direct child in its own process group, in the repository's root unless told. */

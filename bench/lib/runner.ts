@@ -9,6 +9,7 @@ import { type Child, freePort, processTree, startChild, stopChild } from '../../
 import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import { tidyDatabase } from './db-run.ts';
 import { firstAnswer } from './http.ts';
+import { Aborted } from './interrupt.ts';
 import { knownLimit } from './known-limits.ts';
 import { setListener } from './listener-cost.ts';
 import { type LoadResult, runLoad } from './load.ts';
@@ -55,10 +56,6 @@ interface Target {
   /** Measured since its server started (with --fresh, the next measurement starts it again). */
   measured?: boolean;
 }
-
-import { Aborted } from './interrupt.ts';
-
-export { Aborted };
 
 const PROBE = scenarioById('test').checks[0]!;
 

@@ -148,11 +148,11 @@ export function filterTable(own: Readonly<Record<string, ViewFilter>> | undefine
 }
 
 /**
- * For `build:views`, which does not know the app's filters: the table `own` makes, answering any
- * other name too, so that the views compile; createViews checks the names when it loads them.
+ * For `build:views`, which does not know the app's filters: the built-ins, answering any other
+ * name too, so that the views compile; createViews checks the names when it loads them.
  */
-export function lenientFilterTable(own: Readonly<Record<string, ViewFilter>> | undefined): ReadonlyMap<string, FilterDef> {
-  const known = filterTable(own);
+export function lenientFilterTable(): ReadonlyMap<string, FilterDef> {
+  const known = BUILTIN_FILTERS;
   const later: FilterDef = { own: () => undefined };
   return { get: (name: string) => known.get(name) ?? later, keys: () => known.keys() } as ReadonlyMap<string, FilterDef>;
 }

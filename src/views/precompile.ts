@@ -24,7 +24,7 @@ export function precompile(templates: Record<string, string>, options: { ext?: s
     views[n.name] = parseView(templates[name]!, n.name, limits);
   }
   // Link every view once, so a missing include or an unknown block fails the build, not a request.
-  const engine = new ViewEngine({ templates, ext, limits }, lenientFilterTable(undefined));
+  const engine = new ViewEngine({ templates, ext, limits }, lenientFilterTable());
   for (const name of Object.keys(views)) engine.check(name);
   return { format: COMPILED_FORMAT, version: COMPILED_VERSION, ext, views };
 }
