@@ -34,6 +34,7 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './cloudflare', source: 'adapters/cloudflare/index.ts' },
   { subpath: './otel', source: 'src/otel/index.ts' },
   { subpath: './testing', source: 'src/testing/index.ts' },
+  { subpath: './tasks', source: 'src/tasks/index.ts' },
   { subpath: './trailing-slash', source: 'src/routing/trailing-slash.ts' },
   { subpath: './trust-proxy', source: 'src/http/trust-proxy.ts' },
   { subpath: './error-page', source: 'src/core/error-page.ts' },

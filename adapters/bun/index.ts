@@ -1,5 +1,6 @@
 import type { App } from '../../src/core/app.ts';
 import { internalError } from '../../src/core/problem.ts';
+import { startTimers } from '../shared/background.ts';
 import { checkUnlessBuilt, respondChecked } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { BAD_HOST, NO_HOST, refuse } from '../shared/request-check.ts';
@@ -153,6 +154,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
     },
     ...processHooks('bun', process),
     ...(child !== undefined ? { onSignal: child.onSignal } : {}),
+    // In a group, one process runs the schedule.
+    ...(child === undefined || child.index === 0 ? { startTasks: () => startTimers(app, env, pending) } : {}),
   });
   if (child !== undefined) server$.ready.then(() => child.listening(server$.port));
   return server$;

@@ -36,11 +36,19 @@ function withoutBody(res: Response): Response {
   return new Response(null, res);
 }
 
+/** What Workers hand a `scheduled` handler: the trigger's cron, as wrangler.toml lists it, and its time. */
+export interface ScheduledControllerLike {
+  readonly cron: string;
+  readonly scheduledTime: number;
+}
+
 /**
  * The Workers module shape: `export default toWorker(app)`. Bindings arrive as
  * `c.env`, the execution context as `c.executionCtx` (`waitUntil`), and
  * `cf-connecting-ip` as `c.req.ip`. Unhandled rejections in the isolate reach
  * `app.on` as `process:error`. Anything that escapes answers Rove's 500, never the runtime's.
+ * `scheduled` runs the app's tasks (`new App({ tasks })`) whose schedule is the trigger's cron;
+ * wrangler.toml's `[triggers] crons` must list them (`npx rove crons` prints the block).
  *
  * @example
  * // worker.ts (wrangler.toml: main = "worker.ts")
@@ -50,6 +58,7 @@ export function toWorker<Bindings = Record<string, unknown>>(
   app: App<any>,
 ): {
   fetch(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response>;
+  scheduled(controller: ScheduledControllerLike, env: Bindings, ctx: ExecutionContext): Promise<void>;
 } {
   let handle = bound.get(app);
   if (handle === undefined) {
@@ -66,6 +75,11 @@ export function toWorker<Bindings = Record<string, unknown>>(
       } catch (error) {
         return escaped(app, error);
       }
+    },
+    async scheduled(controller, env, ctx) {
+      const list = app.settings.tasks;
+      if (list === undefined) console.error(`rove: a cron trigger (${controller.cron}) arrived, and the app has no tasks: remove it from wrangler.toml`);
+      else await list.tick(controller.cron, { env, scheduledTime: controller.scheduledTime, keep: (promise) => ctx.waitUntil(promise) });
     },
   };
 }

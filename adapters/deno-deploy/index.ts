@@ -1,5 +1,6 @@
 import type { App } from '../../src/core/app.ts';
 import { internalError } from '../../src/core/problem.ts';
+import { startDenoCron } from '../deno/cron.ts';
 import { denoHeader } from '../deno/header.ts';
 import { checkDenoRequest } from '../deno/request-check.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from '../deno/serve-info.ts';
@@ -17,7 +18,9 @@ function escaped(app: App<any>, error: unknown): Response {
  * The module shape `deno serve` and Deno Deploy run: `export default toDeploy(app)`.
  * Handlers get the environment as `c.env` and the client address as `c.req.ip`;
  * a bad Host or `OPTIONS *` answers 400 before the app runs.
- * `server:listening` and `process:error` reach `app.on` as under `serve()`.
+ * `server:listening` and `process:error` reach `app.on` as under `serve()`. The app's scheduled
+ * tasks are registered with Deno.cron here, as the module loads (Deploy's rule; locally
+ * `deno serve --unstable-cron`).
  *
  * @example
  * // main.ts, run with: deno serve --allow-env main.ts
@@ -41,6 +44,12 @@ export function toDeploy(
     finish: denoFinish(ctx, null),
   });
   watchGlobalErrors(app, 'deno-deploy');
+  // While the module loads, as Deploy requires: it reads the crons registered then.
+  startDenoCron(
+    app,
+    () => (env ??= denoEnv()),
+    () => {},
+  );
   const fail = (error: unknown) => escaped(app, error);
   return {
     fetch(request, info) {

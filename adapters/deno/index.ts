@@ -1,5 +1,6 @@
 import type { App } from '../../src/core/app.ts';
 import { internalError } from '../../src/core/problem.ts';
+import { keep } from '../shared/background.ts';
 import { respondChecked } from '../shared/checked-response.ts';
 import { watchGlobalErrors } from '../shared/global-errors.ts';
 import type { GroupChild, ServeHandle, ServeOptions } from '../shared/serve-options.ts';
@@ -7,6 +8,7 @@ import { backgroundContext, groupOption } from '../shared/serve-options.ts';
 import { type Address, startServer } from '../shared/server.ts';
 import { webThreads } from '../shared/web-threads.ts';
 import { OpenSockets } from '../shared/websockets.ts';
+import { startDenoCron } from './cron.ts';
 import { denoHeader } from './header.ts';
 import { checkDenoRequest } from './request-check.ts';
 import { type DenoServeInfo, denoAddress, denoEnv } from './serve-info.ts';
@@ -123,6 +125,17 @@ function serveOne(app: App<any>, options: ServeOptions, group: GroupChild | null
     },
     exit: (code) => Deno.exit(code),
     watchErrors: (target) => watchGlobalErrors(target, 'deno'),
+    // In a group, one process runs the schedule.
+    ...(group === null || group.index === 0
+      ? {
+          startTasks: () =>
+            startDenoCron(
+              app,
+              () => env,
+              (promise, label) => keep(pending, promise, label),
+            ),
+        }
+      : {}),
   });
   if (group !== null) handle.ready.then(() => group.listening(handle.port));
   return handle;

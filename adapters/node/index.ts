@@ -6,6 +6,7 @@ import type { App, BoundHandler } from '../../src/core/app.ts';
 // passes them in, so a bundle without them has none of them.
 import type { ThreadSpawner } from '../../src/threads/pool.ts';
 import { upgradeOf } from '../../src/websocket/protocol.ts';
+import { startTimers } from '../shared/background.ts';
 import { checkUnlessBuilt } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { ASTERISK, BAD_HOST, BAD_TARGET, invalidHost, refusal } from '../shared/request-check.ts';
@@ -325,6 +326,8 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle & 
     },
     ...processHooks('node', process),
     ...(child !== undefined ? { onSignal: child.onSignal } : {}),
+    // In a group, one process runs the schedule.
+    ...(child === undefined || child.index === 0 ? { startTasks: () => startTimers(app, options.env ?? process.env, pending) } : {}),
   };
   return Object.assign(startServer(app, options, pending, driver), { server });
 }

@@ -52,7 +52,7 @@ export function makeGroup<R extends GroupRuntime>(runtime: R, processes: Process
     runtime,
     count,
     join<O extends ServeOptions>(options: O): GroupRole<O> {
-      if (isChild()) return { child: { options: childOptions(options), onSignal: childSignals, listening: reportListening } };
+      if (isChild()) return { child: { options: childOptions(options), onSignal: childSignals, listening: reportListening, index: childIndex() ?? 0 } };
       return count > 1 ? { primary: serveGroup(options, count, launch()) } : { alone: true };
     },
   };

@@ -1,4 +1,5 @@
 import type { ExecutionContext } from '../../src/core/context.ts';
+import { keep } from './background.ts';
 
 /** Options every runtime's `serve()` takes. */
 export interface ServeOptions {
@@ -54,6 +55,8 @@ export interface GroupChild<O extends ServeOptions = ServeOptions> {
   onSignal(handler: () => void): () => void;
   /** Tells the primary this child listens. */
   listening(port: number): void;
+  /** Its place in the group, from 0: the app's scheduled tasks run in child 0 alone. */
+  readonly index: number;
 }
 
 /** What joining a group makes of this process. */
@@ -123,12 +126,18 @@ export function listenMessage({ port, hostname }: { port: number; hostname: stri
   console.log(`Listening on ${listenUrl(hostname, port)}`);
 }
 
-/** `c.executionCtx` where the runtime gives none: background work joins `pending`, which shutdown waits for. */
+/**
+ * `c.executionCtx` where the runtime gives none: background work joins `pending`, which shutdown
+ * waits for. A rejection is logged, as Workers log one.
+ */
 export function backgroundContext(pending: Set<Promise<unknown>>): ExecutionContext {
   return {
     waitUntil(promise) {
-      const p = promise.catch(() => {}).finally(() => pending.delete(p));
-      pending.add(p);
+      keep(
+        pending,
+        Promise.resolve(promise).catch((error) => console.error('rove: background work (waitUntil) failed:', error)),
+        'background work of a request',
+      );
     },
     passThroughOnException() {},
   };

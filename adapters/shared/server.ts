@@ -3,6 +3,7 @@
 // the process-error watcher and app.shutdown(). Each runtime file implements
 // only `ServerDriver`.
 import type { App } from '../../src/core/app.ts';
+import { unfinished } from './background.ts';
 import { backgroundContext, listenMessage, listenUrl, type ServeHandle, type ServeOptions } from './serve-options.ts';
 
 /** A bound address, as the runtime reports it. */
@@ -26,6 +27,11 @@ export interface ServerDriver {
   exit(code: number): void;
   /** Report unhandled rejections and uncaught errors as `process:error`; returns the function that stops that. */
   watchErrors(app: App<any>): () => void;
+  /**
+   * Start the app's scheduled tasks, before listening (Deno Deploy wants Deno.cron registered
+   * first); returns the function that stops new runs. Absent where another process runs them.
+   */
+  startTasks?(): () => void;
 }
 
 /** How many servers each app has running: the app shuts down (its thread pool) with the last one. */
@@ -70,10 +76,12 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
   let unwatch = () => {};
   let unsignal = () => {};
   let unabort = () => {};
+  let unschedule = () => {};
   const cleanUp = () => {
     unwatch();
     unsignal();
     unabort();
+    unschedule();
   };
 
   const handle = {
@@ -86,7 +94,9 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
   };
 
   async function shutdown(): Promise<void> {
-    // Listeners' async work joins `pending`, which the grace period covers.
+    // No new task runs; those already running are in `pending`, which the grace period covers.
+    unschedule();
+    // Listeners' async work joins `pending` too.
     app.events?.emit('server:shutdown', { runtime }, backgroundContext(pending));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const graceOver = new Promise<void>((resolve) => {
@@ -103,6 +113,8 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
     const clean = await Promise.race([drained, graceOver.then(() => false)]);
     clearTimeout(timer);
     if (!clean) {
+      const left = unfinished(pending);
+      if (left.length > 0) console.error(`rove: shutdown: ${grace} ms passed and work is still running, now cut off: ${left.join(', ')}`);
       await Promise.resolve()
         .then(() => driver.cut())
         .catch(() => {}); // connections already gone
@@ -138,6 +150,15 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
     unabort = () => options.signal?.removeEventListener('abort', onAbort);
   }
   unwatch = driver.watchErrors(app);
+  if (driver.startTasks !== undefined) {
+    try {
+      unschedule = driver.startTasks();
+    } catch (error) {
+      cleanUp();
+      letGo();
+      throw error; // Deno without --unstable-cron: serve() says so at once
+    }
+  }
 
   const listening = (address: Address) => {
     handle.port = address.port;

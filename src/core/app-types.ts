@@ -1,4 +1,5 @@
 import type { ParamKeys } from '../routing/path-params.ts';
+import type { TaskList } from '../tasks/list.ts';
 import type { ThreadPool } from '../threads/pool.ts';
 import type { ViewRenderer } from '../views/renderer.ts';
 import type { Handler } from './compose.ts';
@@ -35,6 +36,11 @@ export interface AppOptions {
    * `rove/error-page` gives browsers a short HTML page. Default: problem+json for every client.
    */
   errorPage?: ErrorPage;
+  /**
+   * Scheduled tasks, from `tasks()` in `rove/tasks`: `toWorker(app)` runs them on Workers' cron
+   * triggers, `serve()` on Deno with Deno.cron and on Node and Bun with timers. Default: none.
+   */
+  tasks?: TaskList<any>;
 }
 
 /**

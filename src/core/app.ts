@@ -19,6 +19,7 @@ export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from '.
 import { decodeSegments, normalizePath } from '../routing/path.ts';
 import { MALFORMED, type Segment } from '../routing/pattern.ts';
 import { parseScope } from '../routing/scope.ts';
+import type { TaskList } from '../tasks/list.ts';
 import type { ThreadPool } from '../threads/pool.ts';
 import type { ViewRenderer } from '../views/renderer.ts';
 
@@ -42,9 +43,10 @@ export type BoundHandler = (request: RequestLike, env: unknown, ctx: ExecutionCo
  * export default { fetch: app.fetch };
  */
 export class App<E extends Env = Env> {
-  readonly settings: Required<Omit<AppOptions, 'views' | 'threads' | 'trustProxy' | 'errorPage' | 'trailingSlash'>> & {
+  readonly settings: Required<Omit<AppOptions, 'views' | 'threads' | 'trustProxy' | 'errorPage' | 'trailingSlash' | 'tasks'>> & {
     views: ViewRenderer | undefined;
     threads: ThreadPool | undefined;
+    tasks: TaskList<any> | undefined;
   };
   #routes: RouteDef[] = [];
   /** This app's own routes, to refuse a bad or repeated one when it is registered. */
@@ -73,6 +75,7 @@ export class App<E extends Env = Env> {
       dev: options.dev ?? false,
       views: options.views,
       threads: options.threads,
+      tasks: options.tasks,
     };
     this.#errorPage = options.errorPage;
     this.#trailingSlash = options.trailingSlash;
@@ -82,6 +85,7 @@ export class App<E extends Env = Env> {
     // Features that emit from elsewhere switch on and off as listeners come and go.
     options.threads?.attach(this.#events);
     options.views?.attach?.(this.#events);
+    options.tasks?.attach(this.#events);
     this.#entry = this.#makeEntry({});
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;

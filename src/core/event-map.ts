@@ -56,6 +56,14 @@ export interface EventMap {
   'thread:crash': { pool: string; threadId: number; taskId: number | undefined; task: string | undefined; error: unknown; exitCode: number | undefined };
   'thread:respawn': { pool: string; threadId: number; replaces: number; reason: 'timeout' | 'crash' };
   'thread:rejected': { pool: string; task: string; reason: 'queue-full' | 'no-threads' | 'closed'; queued: number; maxQueue: number };
+  // tasks (rove/tasks)
+  /** A scheduled task began: its name, schedule and the minute it was scheduled for (epoch ms). */
+  'task:start': TaskMetadata;
+  'task:complete': TaskMetadata & { durationMs: number };
+  /** The task threw or rejected; the error went to the list's onError, or the log. */
+  'task:error': TaskMetadata & { durationMs: number; error: unknown };
+  /** A tick not run here: another process holds its lock, or the lock store failed (`error`). */
+  'task:skipped': TaskMetadata & { reason: 'locked' | 'lock-failed'; error: unknown };
   /** An unhandled rejection or uncaught exception, seen by an adapter. */
   'process:error': { runtime: string; source: 'unhandledRejection' | 'uncaughtException'; error: unknown };
   // The middleware of the package's own subpaths (declared here: JSR publishes no module augmentation).
@@ -103,6 +111,13 @@ export type RoveEvent<K extends EventKind = EventKind> = {
 /** A listener may return a promise: it is caught, and kept alive with `waitUntil` on Workers. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a listener may return nothing, or a promise to keep alive
 export type Listener<K extends EventKind = EventKind> = (event: RoveEvent<K>) => void | Promise<unknown>;
+
+/** What every task event carries. */
+export interface TaskMetadata {
+  readonly name: string;
+  readonly cron: string;
+  readonly scheduledTime: number;
+}
 
 /** Which rule refused a request, in the events of rove/auth, rove/ip, rove/cors and rove/csrf. */
 export type AuthFailure = 'missing' | 'malformed' | 'invalid' | 'expired' | 'signature' | 'algorithm' | 'claim';

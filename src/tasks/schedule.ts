@@ -1,0 +1,99 @@
+// The cron syntax every platform reads the same way. Workers and Deno parse schedules with
+// Cloudflare's saffron, Node and Bun with croner; they differ in day-of-week numbers (saffron:
+// 1 = Sunday, croner: 1 = Monday), in L, W, #, ?, seconds and macros, and in how a day of the month
+// and a day of the week combine. What falls outside this subset is refused when the task is
+// registered, so a schedule never means one thing on one runtime and another elsewhere.
+
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+
+interface Field {
+  name: string;
+  min: number;
+  max: number;
+  /** Names allowed in place of numbers (months, days). */
+  names?: readonly string[];
+  /** Numbers refused: the day of the week is named, never numbered. */
+  namesOnly?: boolean;
+}
+
+const FIELDS: readonly Field[] = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of the month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12, names: MONTHS },
+  { name: 'day of the week', min: 0, max: 6, names: DAYS, namesOnly: true },
+];
+
+const ITEM = /^(\*|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:\/([0-9]+))?$/;
+
+/** Why a schedule is refused: thrown by `cron()` when the task is registered. */
+export class ScheduleError extends TypeError {
+  constructor(schedule: string, reason: string) {
+    super(
+      `cron schedule ${JSON.stringify(schedule)}: ${reason}. Rove accepts five fields (minute hour day month weekday) of numbers, *, a-b, */n, a-b/n and lists, in UTC, with weekdays named SUN–SAT (see docs/scheduling.md)`,
+    );
+    this.name = 'ScheduleError';
+  }
+}
+
+/**
+ * Check that `schedule` is in the portable subset, and give it back with single spaces and names
+ * in capitals (the form wrangler.toml lists and Workers hand back as `controller.cron`).
+ *
+ * @example
+ * portableSchedule('0 3 * * *'); // '0 3 * * *'
+ * portableSchedule('0 9 * * mon-fri'); // '0 9 * * MON-FRI'
+ * portableSchedule('0 9 * * 1-5'); // throws: weekdays are named
+ */
+export function portableSchedule(schedule: string): string {
+  if (typeof schedule !== 'string') throw new TypeError('cron(): the schedule is a string such as "0 3 * * *"');
+  if (schedule.length > 200) throw new ScheduleError(schedule.slice(0, 40), 'longer than 200 characters');
+  const parts = schedule.trim().split(/[ \t]+/);
+  if (parts.length !== 5) throw new ScheduleError(schedule, `${parts.length} fields, where 5 are needed (no seconds, no years, no @macros)`);
+  const out = parts.map((part, i) => checkField(schedule, part.toUpperCase(), FIELDS[i]!));
+  // Vixie cron runs when either day field matches, croner by default too, saffron when both do:
+  // restricting both would run on different days.
+  if (out[2] !== '*' && out[4] !== '*')
+    throw new ScheduleError(schedule, 'both the day of the month and the day of the week are restricted, which platforms combine differently');
+  return out.join(' ');
+}
+
+function checkField(schedule: string, text: string, field: Field): string {
+  for (const item of text.split(',')) {
+    const m = ITEM.exec(item);
+    if (m === null)
+      throw new ScheduleError(
+        schedule,
+        `${field.name}: ${JSON.stringify(item)} is not a number, a name, *, a range or a step (L, W, # and ? are not portable)`,
+      );
+    const [, range, step] = m;
+    if (step !== undefined && (Number(step) < 1 || Number(step) > field.max - field.min + 1))
+      throw new ScheduleError(schedule, `${field.name}: the step ${step} is out of range`);
+    if (range === '*') continue;
+    const ends = range!.split('-').map((v) => value(schedule, v, field));
+    if (ends.length === 2 && ends[0]! > ends[1]!) throw new ScheduleError(schedule, `${field.name}: the range ${range} runs backwards`);
+    if (ends.length === 1 && step !== undefined) throw new ScheduleError(schedule, `${field.name}: a step needs * or a range before it (${item})`);
+  }
+  return text;
+}
+
+function value(schedule: string, text: string, field: Field): number {
+  if (/^[0-9]+$/.test(text)) {
+    if (field.namesOnly)
+      throw new ScheduleError(
+        schedule,
+        `the day of the week is named (SUN–SAT), not numbered: Workers and Deno count 1 as Sunday, Node's and Bun's cron as Monday`,
+      );
+    const n = Number(text);
+    if (n < field.min || n > field.max) throw new ScheduleError(schedule, `${field.name}: ${text} is outside ${field.min}–${field.max}`);
+    return n;
+  }
+  const i = field.names?.indexOf(text) ?? -1;
+  if (i < 0)
+    throw new ScheduleError(
+      schedule,
+      `${field.name}: ${JSON.stringify(text)} is not ${field.names ? `a number or one of ${field.names.join(' ')}` : 'a number'} (L, W, # and ? are not portable)`,
+    );
+  return i + field.min;
+}

@@ -1,0 +1,102 @@
+// The portable cron subset: what it accepts croner reads too, and what it refuses differs
+// between the platforms (checked against Deno's own parser in deno-cron.test.ts).
+import { Cron } from 'croner';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { portableSchedule, ScheduleError } from '../../src/tasks/index.ts';
+
+const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+
+// One field of the subset: *, a step of *, a, a-b, a-b with a step, or a list of them; `names` in place of numbers.
+function field(min: number, max: number, names?: string[], namesOnly = false): fc.Arbitrary<string> {
+  const one = (n: number) => (namesOnly || (names && n % 2 === 0) ? names![n - min]! : String(n));
+  const pair = fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
+  const item = fc.oneof(
+    fc.constant('*'),
+    fc.integer({ min: 1, max: max - min + 1 }).map((s) => `*/${s}`),
+    fc.integer({ min, max }).map(one),
+    pair.map(([a, b]) => `${one(a)}-${one(b)}`),
+    fc.tuple(pair, fc.integer({ min: 1, max: max - min + 1 })).map(([[a, b], s]) => `${one(a)}-${one(b)}/${s}`),
+  );
+  return fc.array(item, { minLength: 1, maxLength: 3 }).map((items) => items.join(','));
+}
+
+const portable = fc
+  .tuple(field(0, 59), field(0, 23), field(1, 31), field(1, 12, MONTHS), field(0, 6, DAYS, true), fc.boolean())
+  .map(([m, h, dom, mon, dow, dayOfMonth]) => [m, h, dayOfMonth ? dom : '*', mon, dayOfMonth ? '*' : dow].join(' '));
+
+describe('portableSchedule', () => {
+  it('accepts the subset, and croner reads every schedule it accepts', () => {
+    fc.assert(
+      fc.property(portable, (schedule) => {
+        const out = portableSchedule(schedule);
+        expect(out).toBe(schedule);
+        expect(new Cron(out, { paused: true, timezone: 'UTC' }).nextRun()).toBeInstanceOf(Date);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives names in capitals and single spaces back', () => {
+    expect(portableSchedule('  0  9 *\t* mon-fri ')).toBe('0 9 * * MON-FRI');
+    expect(portableSchedule('0 0 1 jan,jul *')).toBe('0 0 1 JAN,JUL *');
+  });
+
+  it.each([
+    ['0 9 * * 1-5', 'named (SUN–SAT), not numbered'],
+    ['0 9 * * 0', 'named'],
+    ['0 0 0 * * *', '6 fields'],
+    ['@daily', '1 fields'],
+    ['0 0 L * *', 'not portable'],
+    ['0 0 1W * *', 'not portable'],
+    ['0 0 * * MON#2', 'not portable'],
+    ['0 0 ? * *', 'not portable'],
+    ['0 0 1 * MON', 'both the day of the month and the day of the week'],
+    ['60 * * * *', 'outside 0–59'],
+    ['0 24 * * *', 'outside 0–23'],
+    ['0 0 0 * *', 'outside 1–31'],
+    ['0 0 * 13 *', 'outside 1–12'],
+    ['10-5 * * * *', 'runs backwards'],
+    ['5/10 * * * *', 'needs * or a range'],
+    ['*/0 * * * *', 'step 0'],
+    ['*/61 * * * *', 'step 61'],
+    ['0 0 * * SAT-SUN', 'runs backwards'],
+    ['0 0 * FOO *', 'JAN'],
+    ['0 0 * * *\n', undefined],
+  ])('refuses %j, saying why', (schedule, reason) => {
+    if (reason === undefined) {
+      expect(portableSchedule(schedule)).toBe('0 0 * * *'); // surrounding whitespace is trimmed
+      return;
+    }
+    expect(() => portableSchedule(schedule)).toThrow(ScheduleError);
+    expect(() => portableSchedule(schedule)).toThrow(reason);
+  });
+
+  it('refuses anything that is not a string, and a very long one, without echoing it whole', () => {
+    expect(() => portableSchedule(5 as unknown as string)).toThrow(TypeError);
+    const long = `${'1,'.repeat(500)}1 * * * *`;
+    expect(() => portableSchedule(long)).toThrow('longer than 200');
+    expect(() => portableSchedule(long)).not.toThrow(long);
+  });
+
+  it('refuses random text cleanly: a ScheduleError or a result croner reads', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        try {
+          const out = portableSchedule(text);
+          expect(new Cron(out, { paused: true, timezone: 'UTC' }).nextRun()).toBeInstanceOf(Date);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ScheduleError);
+        }
+      }),
+    );
+  });
+
+  it('means UTC: croner runs 0 3 * * * at 03:00Z', () => {
+    const next = new Cron(portableSchedule('0 3 * * *'), { paused: true, timezone: 'UTC' }).nextRun(new Date('2026-12-06T10:00:00Z'));
+    expect(next?.toISOString()).toBe('2026-12-07T03:00:00.000Z');
+    const monday = new Cron(portableSchedule('0 9 * * MON'), { paused: true, timezone: 'UTC' }).nextRun(new Date('2026-12-06T10:00:00Z'));
+    expect(monday?.toISOString()).toBe('2026-12-07T09:00:00.000Z'); // 2026-12-06 is a Sunday
+  });
+});
