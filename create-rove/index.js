@@ -67,9 +67,9 @@ function packageJson(name, rove) {
       start: 'npm run start:node',
       // node, deno and bun entries read PORT and HOST themselves; deno serve and wrangler dev take flags.
       'start:node': 'tsx src/node.ts',
-      'start:deno': 'deno run --allow-net --allow-env --allow-read src/deno.ts',
+      'start:deno': 'deno run --allow-net --allow-env --allow-read --unstable-cron src/deno.ts',
       'start:bun': 'bun src/bun.ts',
-      'start:deploy': `deno serve --allow-env --allow-read --host ${HOST} --port ${PORT} src/deploy.ts`,
+      'start:deploy': `deno serve --allow-env --allow-read --unstable-cron --host ${HOST} --port ${PORT} src/deploy.ts`,
       'start:workers': `wrangler dev --ip ${HOST} --port ${PORT}`,
       deploy: 'wrangler deploy',
       // The Node tests, then those that run inside workerd (vitest.workers.config.ts).

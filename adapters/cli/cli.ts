@@ -2,10 +2,12 @@
 //   npx rove build:views <views dir> <out module> [<dir> <out> ...] [--ext .dve]
 //   npx rove build:routes <routes dir> <out module> [--views <views module>]
 //   npx rove openapi <module> [--export name] [--out file] [--title t --version v]: see openapi.ts
+//   npx rove crons <module> [--export name] [--check wrangler.toml]: see crons.ts
 import { FileRouteError } from '../../src/fs-routes/conventions.ts';
 import { ViewError } from '../shared/views-fs.ts';
 import { buildRoutes } from './build-routes.ts';
 import { buildViews } from './build-views.ts';
+import { CRONS_USAGE, cronsCommand } from './crons.ts';
 import { OPENAPI_USAGE, openapiCommand } from './openapi.ts';
 import { PARITY_USAGE, parityCommand } from './parity.ts';
 
@@ -13,13 +15,15 @@ const USAGE = `usage:
   rove build:views <views dir> <out module> [<views dir> <out module> ...] [--ext .dve]
   rove build:routes <routes dir> <out module> [--views <views module>]
   ${PARITY_USAGE.slice('usage: '.length)}
-  ${OPENAPI_USAGE.slice('usage: '.length)}`;
+  ${OPENAPI_USAGE.slice('usage: '.length)}
+  ${CRONS_USAGE.slice('usage: '.length)}`;
 
 /** Run one `rove` command; returns the exit code. `name` is how the command is named in generated headers. */
 export async function cli(argv: string[], name = 'rove'): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'parity') return parityCommand(rest);
   if (command === 'openapi') return openapiCommand(rest);
+  if (command === 'crons') return cronsCommand(rest);
   const flags: Record<string, string | undefined> = {};
   const paths: string[] = [];
   for (let i = 0; i < rest.length; i++) {

@@ -1,13 +1,12 @@
 // `rove openapi <module>`: the OpenAPI 3.1 document of a module's App (or of its route()/group()
 // declarations), written as JSON.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type OpenAPIDocument, openapi } from '../../src/contract/openapi.ts';
 import { isRoute } from '../../src/contract/route.ts';
 import type { Contract, Route } from '../../src/contract/types.ts';
+import { loadModule } from './load-module.ts';
 
 export const OPENAPI_USAGE = `usage: rove openapi <module> [--export name] [--out file] [--title t] [--version v] [--server url]
   Imports <module> and writes the OpenAPI 3.1 document of the App it exports (its declared and
@@ -47,28 +46,6 @@ export function pickExport(module: Record<string, unknown>, name?: string): Sour
   throw new Error(`the module exports several: ${pick.map(([n]) => n).join(', ')}; choose one with --export`);
 }
 
-/** Import a module by path; a .ts one through tsx when the runtime cannot load it itself. */
-async function load(file: string, cwd: string): Promise<Record<string, unknown>> {
-  const url = pathToFileURL(resolve(cwd, file)).href;
-  try {
-    return await import(url);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?tsx?$/.test(file)) throw error;
-    let api: string;
-    try {
-      // require.resolve gives tsx's CommonJS build (index.cjs); its ES module build (index.mjs) sits beside it.
-      const cjs = createRequire(join(cwd, 'package.json')).resolve('tsx/esm/api');
-      const mjs = cjs.replace(/\.cjs$/, '.mjs');
-      api = existsSync(mjs) ? mjs : cjs;
-    } catch {
-      throw new Error(`${file} is TypeScript, which this Node cannot load: install tsx, or run under Bun, Deno or Node 22.18+`);
-    }
-    const tsx = (await import(pathToFileURL(api).href)) as { register: () => unknown };
-    tsx.register();
-    return await import(`${url}?tsx`); // another URL: Node keeps the failed import of the first
-  }
-}
-
 function packageInfo(cwd: string): { name?: string; version?: string } {
   try {
     return JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
@@ -83,7 +60,7 @@ export async function openapiDocument(
   o: { export?: string; title?: string; version?: string; servers?: string[]; cwd?: string } = {},
 ): Promise<OpenAPIDocument> {
   const cwd = o.cwd ?? process.cwd();
-  const source = pickExport(await load(file, cwd), o.export);
+  const source = pickExport(await loadModule(file, cwd), o.export);
   const pkg = packageInfo(cwd);
   const info = { title: o.title ?? pkg.name ?? 'API', version: o.version ?? pkg.version ?? '0.0.0' };
   return openapi(source as App | Contract | Route, { info, ...(o.servers?.length ? { servers: o.servers.map((url) => ({ url })) } : {}) });

@@ -34,6 +34,11 @@ export interface ServerDriver {
   startTasks?(): () => void;
 }
 
+/** Wait until `pending` is empty: work that ends may hand more to waitUntil (a task's last step). */
+async function drain(pending: Set<Promise<unknown>>): Promise<void> {
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+}
+
 /** How many servers each app has running: the app shuts down (its thread pool) with the last one. */
 const serving = new WeakMap<App<any>, number>();
 
@@ -105,7 +110,7 @@ export function startServer(app: App<any>, options: ServeOptions, pending: Set<P
     });
     const stopped = driver.stop();
     const drained = stopped
-      .then(() => Promise.allSettled([...pending]))
+      .then(() => drain(pending))
       .then(
         () => true,
         () => true, // the runtime failed to stop politely: nothing left to wait for

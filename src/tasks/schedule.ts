@@ -68,8 +68,9 @@ function checkField(schedule: string, text: string, field: Field): string {
         `${field.name}: ${JSON.stringify(item)} is not a number, a name, *, a range or a step (L, W, # and ? are not portable)`,
       );
     const [, range, step] = m;
-    if (step !== undefined && (Number(step) < 1 || Number(step) > field.max - field.min + 1))
-      throw new ScheduleError(schedule, `${field.name}: the step ${step} is out of range`);
+    // saffron refuses a step as long as the field (*/60 for minutes), croner takes it.
+    if (step !== undefined && (Number(step) < 1 || Number(step) > field.max - field.min))
+      throw new ScheduleError(schedule, `${field.name}: the step ${step} is outside 1–${field.max - field.min}`);
     if (range === '*') continue;
     const ends = range!.split('-').map((v) => value(schedule, v, field));
     if (ends.length === 2 && ends[0]! > ends[1]!) throw new ScheduleError(schedule, `${field.name}: the range ${range} runs backwards`);

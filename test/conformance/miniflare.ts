@@ -38,6 +38,8 @@ const mf = new Miniflare({
         },
       }
     : {}),
+  // /cdn-cgi/handler/scheduled?cron=… fires a cron trigger, as wrangler dev --test-scheduled's /__scheduled does.
+  unsafeTriggerHandlers: true,
   host: process.env.HOST ?? '127.0.0.1',
   port: Number(process.env.PORT ?? 8787),
 });

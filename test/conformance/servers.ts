@@ -27,7 +27,7 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-const DENO = ['--allow-net', '--allow-env', '--allow-read'];
+const DENO = ['--allow-net', '--allow-env', '--allow-read', '--unstable-cron'];
 
 /** `[vars]` of wrangler.toml: the bindings a deployed worker gets. */
 export function wranglerVars(): Record<string, string> {

@@ -37,7 +37,7 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-const DENO = ['--allow-net', '--allow-env', '--allow-read'];
+const DENO = ['--allow-net', '--allow-env', '--allow-read', '--unstable-cron'];
 
 /** Scratch directories of servers still running, for a last-resort cleanup on Ctrl-C. */
 const scratchDirs = new Set<string>();

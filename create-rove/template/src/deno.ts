@@ -1,4 +1,4 @@
-// deno run --allow-net --allow-env --allow-read src/deno.ts
+// deno run --allow-net --allow-env --allow-read --unstable-cron src/deno.ts
 import { serve } from 'rove/deno';
 import { app } from './app.ts';
 
