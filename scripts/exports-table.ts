@@ -35,6 +35,7 @@ export const EXPORTS: readonly ExportEntry[] = [
   { subpath: './otel', source: 'src/otel/index.ts' },
   { subpath: './testing', source: 'src/testing/index.ts' },
   { subpath: './tasks', source: 'src/tasks/index.ts' },
+  { subpath: './uploads', source: 'src/uploads/index.ts' },
   { subpath: './trailing-slash', source: 'src/routing/trailing-slash.ts' },
   { subpath: './trust-proxy', source: 'src/http/trust-proxy.ts' },
   { subpath: './error-page', source: 'src/core/error-page.ts' },

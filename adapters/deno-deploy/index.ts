@@ -43,13 +43,14 @@ export function toDeploy(
     respond: respondChecked,
     finish: denoFinish(ctx, null),
   });
-  watchGlobalErrors(app, 'deno-deploy');
-  // While the module loads, as Deploy requires: it reads the crons registered then.
+  // While the module loads, as Deploy requires: it reads the crons registered then. Before the
+  // error watcher, so that a missing --unstable-cron fails the module, not a logged rejection.
   startDenoCron(
     app,
     () => (env ??= denoEnv()),
     () => {},
   );
+  watchGlobalErrors(app, 'deno-deploy');
   const fail = (error: unknown) => escaped(app, error);
   return {
     fetch(request, info) {

@@ -5,7 +5,7 @@ import type { TaskLock } from './lock.ts';
 import { type RunInit, runTask, type Task, type TaskErrorHandler, type TaskHandler, type TaskOutcome, tickOf } from './run.ts';
 import { portableSchedule } from './schedule.ts';
 
-/** Deno.cron's rule for names, which Rove applies everywhere. */
+/** The rule Deno's cron has for names, which Rove applies everywhere. */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface TaskListOptions {
@@ -125,7 +125,8 @@ export class TaskList<E extends Env = Env> {
    * is one. Resolves when their handlers have settled; their `waitUntil` work goes to `init.keep`.
    */
   async tick(schedule: string, init: RunInit, only?: string): Promise<TaskOutcome[]> {
-    const due = this.#tasks.filter((t) => t.cron === schedule && (only === undefined || t.name === only));
+    const cron = this.#tasks.some((t) => t.cron === schedule) ? schedule : normalised(schedule);
+    const due = this.#tasks.filter((t) => t.cron === cron && (only === undefined || t.name === only));
     if (due.length === 0) {
       console.error(
         `rove: a trigger for ${JSON.stringify(schedule)} arrived, and no task has that schedule (${this.schedules.join(', ') || 'none'}): check wrangler.toml's [triggers] with npx rove crons`,
@@ -145,7 +146,7 @@ export class TaskList<E extends Env = Env> {
   async #acquire(task: Task<E>, scheduledTime: number): Promise<boolean> {
     const what = { name: task.name, cron: task.cron, scheduledTime };
     try {
-      if (await this.#lock!.acquire(`${task.name}:${scheduledTime}`, this.#lockTtl)) return true;
+      if (await withDeadline(this.#lock!.acquire(`${task.name}:${scheduledTime}`, this.#lockTtl), LOCK_WAIT_MS)) return true;
       this.#events?.emit('task:skipped', { ...what, reason: 'locked', error: undefined });
     } catch (error) {
       // Running without the lock could run the tick twice: skip it, and say so.
@@ -168,6 +169,27 @@ export class TaskList<E extends Env = Env> {
     return () => {
       for (const timer of timers) timer.stop();
     };
+  }
+}
+
+/** How long a tick waits for its lock store before it counts as failed. */
+const LOCK_WAIT_MS = 10_000;
+
+/** `promise`, or a rejection once `ms` have passed. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** A trigger's cron as registered (wrangler.toml may write `mon` for `MON`), or as it came. */
+function normalised(schedule: string): string {
+  try {
+    return portableSchedule(schedule);
+  } catch {
+    return schedule;
   }
 }
 

@@ -34,7 +34,7 @@ export function redisLock(redis: RedisLike, options: { prefix?: string } = {}): 
   };
 }
 
-/** The part of a Deno KV the lock uses (`await Deno.openKv()`). */
+/** The part of a Deno KV (what Deno's `openKv()` gives) the lock uses. */
 export interface KvLike {
   atomic(): {
     check(...checks: { key: unknown[]; versionstamp: string | null }[]): unknown;

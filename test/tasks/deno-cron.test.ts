@@ -27,4 +27,18 @@ describe("Deno.cron and Rove's subset", () => {
     // Deno accepts 1 (Sunday for saffron, Monday for croner) and refuses 0 (Sunday for croner).
     expect(denoRefuses(['0 9 * * 1', '0 9 * * 0'])).toEqual(['0 9 * * 0']);
   });
+
+  it.each([
+    ['deno run', ['run', '--allow-net', '--allow-env', '--allow-read', 'examples/tasks/deno.ts']],
+    ['deno serve', ['serve', '--allow-net', '--allow-env', '--allow-read', '--port', '0', 'examples/tasks/deploy.ts']],
+  ])('an app with tasks under %s without --unstable-cron stops at once, naming the flag', (_, args) => {
+    const run = spawnSync(resolveBin('deno'), args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', PORT: '0' },
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('Deno.cron needs the --unstable-cron flag (or "unstable": ["cron"] in deno.json)');
+  });
 });

@@ -135,6 +135,8 @@ describe('tick', () => {
     expect((await jobs.tick('0 3 * * *', {})).map((o) => o.name)).toEqual(['a', 'b']);
     expect(ran).toEqual(['a', 'b']);
     expect(await jobs.tick('0 5 * * *', {})).toEqual([]);
+    // A trigger written another way (wrangler.toml's `0 3 * * *` with extra spaces) still finds its tasks.
+    expect((await jobs.tick('0  3 * * *', {})).map((o) => o.name)).toEqual(['a', 'b']);
     expect(String(log.mock.calls[0]![0])).toContain('no task has that schedule');
   });
 
@@ -166,6 +168,22 @@ describe('tick', () => {
     expect(skipped.length).toBe(2);
     expect(skipped).toContain('lock-failed');
     expect(String(log.mock.calls[0]![0])).toContain('lock store failed');
+  });
+
+  it('counts a lock store that does not answer in 10 s as failed, and skips the tick', async () => {
+    vi.useFakeTimers();
+    try {
+      const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+      let runs = 0;
+      const jobs = tasks({ lock: { acquire: () => new Promise<boolean>(() => {}) } }).cron('hung', '* * * * *', () => void runs++);
+      const tick = jobs.tick('* * * * *', { scheduledTime: 0 });
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(await tick).toEqual([]);
+      expect(runs).toBe(0);
+      expect(log.mock.calls[0]![1]).toMatchObject({ message: 'no answer in 10000 ms' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -1,0 +1,3 @@
+// rove/uploads: multipart bodies read as they arrive, with limits that bound memory.
+export { DEFAULT_LIMITS, type UploadLimit, type UploadLimits } from './limits.ts';
+export { type FieldPart, type FilePart, type Part, parts } from './parts.ts';
