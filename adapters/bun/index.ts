@@ -28,6 +28,7 @@ declare const Bun: {
     port?: number;
     hostname?: string;
     idleTimeout?: number;
+    maxRequestBodySize?: number;
     reusePort?: boolean;
     fetch: (request: Request, server: BunServer) => Response | undefined | Promise<Response | undefined>;
     websocket: ReturnType<typeof bunWebSocketHandlers>;
@@ -78,6 +79,16 @@ function closing(request: Request, res: Response): Response {
   }
 }
 
+/** What Bun's serve() takes beyond every runtime's options. */
+export interface BunServeOptions {
+  /**
+   * The largest request body Bun accepts, in bytes; Bun answers a larger one with 413 before the
+   * app sees it (Bun's default: 128 MiB). Raise it for large uploads: `rove/uploads` limits each
+   * route within it.
+   */
+  maxRequestBodySize?: number;
+}
+
 /** Bun's idleTimeout is in whole seconds, at most 255 (0: off). */
 const MAX_IDLE_SECONDS = 255;
 
@@ -94,7 +105,7 @@ const MAX_IDLE_SECONDS = 255;
  * import { processGroup } from 'rove/bun/processes';
  * serve(app, { port: 8000, processes: processGroup('auto') });
  */
-export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
+export function serve(app: App<any>, options: ServeOptions & BunServeOptions = {}): ServeHandle {
   const role = groupOption('bun', options)?.join(options);
   if (role !== undefined && 'primary' in role) return role.primary;
   const child = role !== undefined && 'child' in role ? role.child : undefined;
@@ -130,6 +141,7 @@ export function serve(app: App<any>, options: ServeOptions = {}): ServeHandle {
         hostname: options.hostname ?? '0.0.0.0',
         ...(idle === undefined ? {} : { idleTimeout: Math.min(MAX_IDLE_SECONDS, Math.ceil(idle / 1000)) }),
         ...(inGroup ? { reusePort: true } : {}),
+        ...(options.maxRequestBodySize === undefined ? {} : { maxRequestBodySize: options.maxRequestBodySize }),
         // Bun relativises request.url when the Host is missing or odd: refuse those first.
         fetch: (request, bun) => {
           const refused = checkBunRequest(request);

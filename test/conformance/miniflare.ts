@@ -1,10 +1,10 @@
-// node --import tsx test/conformance/miniflare.ts <example dir>
+// node --import tsx test/conformance/miniflare.ts <example dir> [<bindings as JSON>]
 //
 // Serves an example's worker the way `wrangler dev` would, offline, on PORT: the
 // entry bundled with esbuild, then Miniflare 4 (the real workerd, plus Cloudflare's
-// own Static Assets and KV simulators) configured from the example's wrangler.toml:
-// `[assets]` (directory, binding, run_worker_first), `[[kv_namespaces]]` (in memory)
-// and `[vars]`. The plain workerd config of dev/workerd.ts has neither assets
+// own Static Assets, KV and R2 simulators) configured from the example's wrangler.toml:
+// `[assets]` (directory, binding, run_worker_first), `[[kv_namespaces]]` and `[[r2_buckets]]`
+// (in memory) and `[vars]`. The plain workerd config of dev/workerd.ts has neither assets
 // nor KV; wrangler dev adds a development proxy and a slower start for nothing here.
 // Stops cleanly on SIGTERM/SIGINT (Miniflare then stops its workerd).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,8 +27,10 @@ const mf = new Miniflare({
   modulesRoot: scratch,
   compatibilityDate: config.compatibilityDate,
   compatibilityFlags: config.compatibilityFlags,
-  bindings: config.vars,
+  // [vars], and the test's own bindings (the second argument, as JSON).
+  bindings: { ...config.vars, ...(process.argv[3] ? JSON.parse(process.argv[3]) : {}) },
   kvNamespaces: config.kvNamespaces,
+  r2Buckets: config.r2Buckets,
   ...(config.assets
     ? {
         assets: {

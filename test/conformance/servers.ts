@@ -27,7 +27,7 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-const DENO = ['--allow-net', '--allow-env', '--allow-read', '--unstable-cron'];
+const DENO = ['--allow-net', '--allow-env', '--allow-read', '--allow-write', '--unstable-cron'];
 
 /** `[vars]` of wrangler.toml: the bindings a deployed worker gets. */
 export function wranglerVars(): Record<string, string> {
@@ -65,7 +65,7 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string, b
       return { bin: resolveBin('deno'), args: ['serve', ...DENO, '--host', '127.0.0.1', '--port', String(port), `${dir}/deploy.ts`] };
     case 'workerd': {
       // An example whose wrangler.toml needs platform services (assets, KV) runs under Miniflare: see miniflare.ts.
-      if (needsMiniflare(dir)) return { bin: resolveBin('node'), args: ['--import', 'tsx', 'test/conformance/miniflare.ts', dir] };
+      if (needsMiniflare(dir)) return { bin: resolveBin('node'), args: ['--import', 'tsx', 'test/conformance/miniflare.ts', dir, JSON.stringify(bindings)] };
       // Text modules a worker imports (wrangler's `Text` rule), named in text-modules.json: { name: file from the root }.
       const texts = textModules(dir);
       for (const [name, file] of Object.entries(texts)) copyFileSync(join(ROOT, file), join(scratch, name));

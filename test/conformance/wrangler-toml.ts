@@ -1,6 +1,6 @@
 // The few parts of a wrangler.toml that the test servers need, read without a TOML
 // library: top-level main / compatibility_date / compatibility_flags, `[assets]`,
-// `[[kv_namespaces]]` bindings and `[vars]` (string values only).
+// `[[kv_namespaces]]` and `[[r2_buckets]]` bindings and `[vars]` (string values only).
 
 export interface WranglerConfig {
   main: string;
@@ -8,6 +8,7 @@ export interface WranglerConfig {
   compatibilityFlags: string[];
   vars: Record<string, string>;
   kvNamespaces: string[];
+  r2Buckets: string[];
   assets?: { directory: string; binding?: string; runWorkerFirst: boolean };
 }
 
@@ -44,6 +45,7 @@ export function parseWrangler(toml: string): WranglerConfig {
     compatibilityFlags: Array.isArray(top.compatibility_flags) ? (top.compatibility_flags as string[]) : [],
     vars,
     kvNamespaces: sections.filter((s) => s.name === 'kv_namespaces').map((s) => String(s.entries.binding)),
+    r2Buckets: sections.filter((s) => s.name === 'r2_buckets').map((s) => String(s.entries.binding)),
     ...(assets
       ? {
           assets: {

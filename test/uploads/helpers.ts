@@ -14,7 +14,7 @@ export interface RawPart {
 }
 
 /** A multipart body with `parts`; `close: false` leaves out the closing boundary. */
-export function multipart(parts: RawPart[], o: { boundary?: string; close?: boolean } = {}): Uint8Array {
+export function multipart(parts: RawPart[], o: { boundary?: string; close?: boolean } = {}): Uint8Array<ArrayBuffer> {
   const b = o.boundary ?? BOUNDARY;
   const chunks: Uint8Array[] = [];
   for (const p of parts) {
@@ -26,7 +26,7 @@ export function multipart(parts: RawPart[], o: { boundary?: string; close?: bool
   return concat(chunks);
 }
 
-export function concat(chunks: Uint8Array[]): Uint8Array {
+export function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let at = 0;
   for (const c of chunks) {
@@ -53,7 +53,7 @@ export function chunked(bytes: Uint8Array, sizes: number[] = [65536]): ReadableS
 export const formType = (boundary = BOUNDARY) => `multipart/form-data; boundary=${boundary}`;
 
 /** Deterministic bytes: a file's content that tests can check without holding a copy. */
-export function pattern(size: number, seed = 7): Uint8Array {
+export function pattern(size: number, seed = 7): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(size);
   let x = seed;
   for (let i = 0; i < size; i++) {
