@@ -14,6 +14,7 @@ interface Input {
   headers?: Record<string, unknown>;
   json?: unknown;
   form?: Record<string, unknown>;
+  multipart?: FormData;
   init?: RequestInit;
 }
 
@@ -96,6 +97,8 @@ export function createClient<C>(baseUrl: string | URL, options: ClientOptions = 
     if (input.json !== undefined) {
       body = JSON.stringify(input.json);
       headers.set('content-type', 'application/json');
+    } else if (input.multipart !== undefined) {
+      body = input.multipart; // fetch writes the boundary into the Content-Type
     } else if (input.form !== undefined) {
       body = formBody(input.form);
     }

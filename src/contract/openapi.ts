@@ -4,7 +4,7 @@ import { type ValidationTarget, validation } from '../core/validate.ts';
 import { parseRoute, routeVariants, type Segment } from '../routing/pattern.ts';
 import { declaredRoute } from './implement.ts';
 import { authSchemes, routesOf } from './route.ts';
-import type { Contract, Route, StandardSchemaV1 } from './types.ts';
+import type { Contract, MultipartSpec, Route, StandardSchemaV1 } from './types.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -100,6 +100,24 @@ function toJsonSchema(schema: StandardSchemaV1, options: OpenAPIOptions): JsonSc
   return rest;
 }
 
+/**
+ * A multipart body: the fields' schema, with each declared file as a binary string property
+ * (OpenAPI 3.1's form for file uploads) and its allowed types as the part's encoding.
+ */
+function multipartBody(spec: MultipartSpec, options: OpenAPIOptions): Record<string, unknown> {
+  const fields = spec.fields ? toJsonSchema(spec.fields, options) : {};
+  const props: Record<string, JsonSchema> = { ...((fields.properties ?? {}) as Record<string, JsonSchema>) };
+  const required = new Set((fields.required ?? []) as string[]);
+  const encoding: Record<string, { contentType: string }> = {};
+  for (const [name, file] of Object.entries(spec.files)) {
+    props[name] = { type: 'string', format: 'binary', ...(file.maxSize ? { maxLength: file.maxSize } : {}) };
+    if (file.required) required.add(name);
+    if (file.types?.length) encoding[name] = { contentType: file.types.join(', ') };
+  }
+  const schema: JsonSchema = { type: 'object', properties: props, ...(required.size ? { required: [...required] } : {}) };
+  return { required: true, content: { 'multipart/form-data': { schema, ...(Object.keys(encoding).length ? { encoding } : {}) } } };
+}
+
 /** An object schema's properties, each with whether it is required. */
 function properties(schema: JsonSchema): { name: string; schema: JsonSchema; required: boolean }[] {
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -163,6 +181,7 @@ function operation(route: Route, params: ReturnType<typeof openapiPaths>[number]
     const schema = toJsonSchema(request.form, options);
     op.requestBody = { required: true, content: { 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } } };
   }
+  if (request.multipart) op.requestBody = multipartBody(request.multipart, options);
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.responses)) {
     const description = REASONS[Number(status)] ?? `Status ${status}`;
@@ -172,7 +191,8 @@ function operation(route: Route, params: ReturnType<typeof openapiPaths>[number]
     responses[status] ??= { description, content: { 'application/problem+json': { schema: PROBLEM_REF } } };
   };
   if (Object.keys(request).length) problem(400, 'The request does not fit its schema');
-  if (request.json || request.form) problem(415, 'The body is not of the declared media type');
+  if (request.json || request.form || request.multipart) problem(415, 'The body is not of the declared media type');
+  if (request.multipart) problem(413, 'A file, a field or the whole body is over its limit');
   const schemes = authSchemes(route);
   if (schemes.length) {
     op.security = schemes.map((s) => ({ [s]: [] }));

@@ -1,8 +1,8 @@
 import { joinPath, parseRoute } from '../routing/pattern.ts';
-import type { Contract, Method, Prefixed, RequestParts, Responses, Route, RouteSpec } from './types.ts';
+import type { Contract, Method, MultipartSpec, Prefixed, RequestParts, Responses, Route, RouteSpec } from './types.ts';
 
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
-const PARTS = new Set<string>(['params', 'query', 'headers', 'json', 'form']);
+const PARTS = new Set<string>(['params', 'query', 'headers', 'json', 'form', 'multipart']);
 const AUTH = new Set<string>(['bearer', 'basic', 'jwt']);
 
 function isSchema(value: unknown): boolean {
@@ -30,11 +30,14 @@ export function route<const M extends Method, const P extends string, const Q ex
   parseRoute(spec.path); // a bad pattern throws now, not when the route is registered
   const request = (spec.request ?? {}) as Q;
   for (const [part, schema] of Object.entries(request)) {
-    if (!PARTS.has(part)) throw new TypeError(`route(): unknown request part "${part}" (params, query, headers, json, form)`);
-    if (!isSchema(schema)) throw new TypeError(`route(): request.${part} is not a Standard Schema`);
+    if (!PARTS.has(part)) throw new TypeError(`route(): unknown request part "${part}" (params, query, headers, json, form, multipart)`);
+    if (part === 'multipart') checkMultipart(schema);
+    else if (!isSchema(schema)) throw new TypeError(`route(): request.${part} is not a Standard Schema`);
   }
-  if ('json' in request && 'form' in request) throw new TypeError('route(): a request body is json or form, not both');
-  if ((method === 'GET' || method === 'HEAD') && ('json' in request || 'form' in request)) throw new TypeError(`route(): a ${method} request has no body`);
+  if (['json', 'form', 'multipart'].filter((b) => b in request).length > 1)
+    throw new TypeError('route(): a request body is json, form or multipart, one of them');
+  if ((method === 'GET' || method === 'HEAD') && ('json' in request || 'form' in request || 'multipart' in request))
+    throw new TypeError(`route(): a ${method} request has no body`);
   const statuses = Object.keys(spec.responses ?? {});
   if (statuses.length === 0) throw new TypeError('route(): declare at least one response');
   for (const status of statuses) {
@@ -96,4 +99,21 @@ export function group<const Pre extends string, const C extends Contract>(prefix
 export function routesOf(contract: Route | Contract, name: string[] = []): { name: string[]; route: Route }[] {
   if (isRoute(contract)) return [{ name, route: contract }];
   return Object.entries(contract).flatMap(([key, value]) => routesOf(value as Route | Contract, [...name, key]));
+}
+
+/** request.multipart: `{ fields?: schema, files: { name: { maxSize?, types?, required? } } }`. */
+function checkMultipart(spec: unknown): void {
+  const m = spec as MultipartSpec;
+  if (typeof m !== 'object' || m === null || typeof m.files !== 'object' || m.files === null) {
+    throw new TypeError('route(): request.multipart is { fields?: a Standard Schema, files: { [name]: { maxSize?, types?, required? } } }');
+  }
+  if (m.fields !== undefined && !isSchema(m.fields)) throw new TypeError('route(): request.multipart.fields is not a Standard Schema');
+  for (const [name, file] of Object.entries(m.files)) {
+    if (typeof file !== 'object' || file === null) throw new TypeError(`route(): request.multipart.files.${name} is not { maxSize?, types?, required? }`);
+    if (file.maxSize !== undefined && (!Number.isSafeInteger(file.maxSize) || file.maxSize < 1))
+      throw new TypeError(`route(): request.multipart.files.${name}.maxSize is not a positive integer`);
+    if (file.types !== undefined && (!Array.isArray(file.types) || !file.types.every((t) => typeof t === 'string' && /^[\w.+-]+\/(\*|[\w.+-]+)$/.test(t)))) {
+      throw new TypeError(`route(): request.multipart.files.${name}.types lists media types such as image/png or image/*`);
+    }
+  }
 }

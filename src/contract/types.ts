@@ -25,6 +25,28 @@ export interface RequestParts {
   headers?: StandardSchemaV1;
   json?: StandardSchemaV1;
   form?: StandardSchemaV1;
+  /** A `multipart/form-data` body read as it streams: `readMultipart()` from `rove/uploads` checks it. */
+  multipart?: MultipartSpec;
+}
+
+/** A file a multipart body may carry under one field name. */
+export interface FileSpec {
+  /** Its largest size in bytes (over it: 413). */
+  maxSize?: number;
+  /** The media types it may declare (`image/png`, or `image/*`); another answers 415. */
+  types?: readonly string[];
+  /** Whether the body must carry it (default false). */
+  required?: boolean;
+}
+
+/**
+ * A `multipart/form-data` body: its text fields, checked by a schema once read, and its files by
+ * name, each streamed to the handler as it arrives. In the OpenAPI document the files are
+ * `format: binary` properties.
+ */
+export interface MultipartSpec {
+  fields?: StandardSchemaV1;
+  files: { readonly [name: string]: FileSpec };
 }
 
 /** Responses by status: the JSON body's schema, or `null` for a response with no body. */
@@ -57,8 +79,8 @@ export type Contract = { readonly [name: string]: Route<any, any, any, any> | Co
 type In<S> = S extends StandardSchemaV1 ? NonNullable<S['~standard']['types']>['input'] : never;
 type Out<S> = S extends StandardSchemaV1 ? NonNullable<S['~standard']['types']>['output'] : never;
 
-/** What `c.valid(part)` gives in a declared route's handler. */
-export type ValidParts<Q> = { [K in keyof Q & keyof RequestParts]: Out<Q[K]> };
+/** What `c.valid(part)` gives in a declared route's handler (a multipart body is read by the handler). */
+export type ValidParts<Q> = { [K in Exclude<keyof Q & keyof RequestParts, 'multipart'>]: Out<Q[K]> };
 
 /** The statuses of `R` whose responses carry a JSON body. */
 export type JsonStatus<R> = { [S in keyof R]: R[S] extends StandardSchemaV1 ? S : never }[keyof R] & number;
@@ -129,6 +151,7 @@ type Inputs<T extends Route<any, any, any, any>> = Shape<{
   headers: In<T['request']['headers']> extends never ? undefined : TextIn<T['request']['headers']>;
   json: In<T['request']['json']> extends never ? undefined : In<T['request']['json']>;
   form: In<T['request']['form']> extends never ? undefined : In<T['request']['form']>;
+  multipart: T['request']['multipart'] extends MultipartSpec ? FormData : undefined;
 }>;
 
 /** What a client call takes: the declared parts, plus per-call `headers` and `init`. */

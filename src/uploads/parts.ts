@@ -2,7 +2,6 @@
 // backpressure (a request chunk is read only when the handler asks for the next part, or for
 // more of a file) and the limits. At most one request chunk is held at a time.
 import { decodeField, type MultipartError, make, type PartInfo } from 'multipasta';
-import type { Context } from '../core/context.ts';
 import { BodyError, HttpError } from '../core/errors.ts';
 import { malformed, overLimit, PARSER_HEADER_BOUND, resolveLimits, type UploadLimits } from './limits.ts';
 
@@ -34,6 +33,11 @@ export interface FilePart {
 
 export type Part = FieldPart | FilePart;
 
+/** What parts() reads of a context: any route's, a declared route's included. */
+export interface UploadContext {
+  readonly req: { header(name: string): string | undefined; readonly raw: Request };
+}
+
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
 
 /**
@@ -52,7 +56,7 @@ const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
  *   return c.text('stored', 201);
  * });
  */
-export function parts(c: Context<any, any>, limits?: UploadLimits): AsyncGenerator<Part, void, undefined> {
+export function parts(c: UploadContext, limits?: UploadLimits): AsyncGenerator<Part, void, undefined> {
   const bounds = resolveLimits(limits);
   const type = c.req.header('content-type') ?? '';
   const boundary = checkType(type);
