@@ -128,7 +128,7 @@ export function listenMessage({ port, hostname }: { port: number; hostname: stri
 
 /**
  * `c.executionCtx` where the runtime gives none: background work joins `pending`, which shutdown
- * waits for. A rejection is logged, as Workers log one.
+ * waits for. A rejection is logged, not dropped.
  */
 export function backgroundContext(pending: Set<Promise<unknown>>): ExecutionContext {
   return {

@@ -5,6 +5,7 @@ import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import type { Pinning } from './pin.ts';
 import type { Saturation } from './pool-p99.ts';
 import { scenarioById } from './scenarios.ts';
+import type { UploadsResult } from './uploads.ts';
 
 export interface Row {
   runtime: RuntimeId;
@@ -86,6 +87,8 @@ export interface BenchResult {
   bundleSizes?: BundleSizes;
   /** Cold starts per runtime × app × mode (npm run bench:cold, and the last step of npm run bench). */
   coldStart?: ColdStartResult;
+  /** One large upload streamed to disk by Rove and by Hono, per runtime (npm run bench:uploads). */
+  uploads?: UploadsResult;
 }
 
 export function configForJson(c: Config): BenchResult['config'] {

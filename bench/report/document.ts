@@ -12,6 +12,7 @@ import { detailBlocks } from './detail-section.ts';
 import { compact } from './format.ts';
 import { methodLines } from './sections.ts';
 import { provenanceBlock, summaryBlocks } from './summary-section.ts';
+import { uploadsBlocks } from './uploads-section.ts';
 
 export type { Block, Cell, Chart, Column, Doc, Table, Tone };
 export { bundleSizeBlocks, compact, ratioTone, slug };
@@ -40,6 +41,7 @@ export function buildDocument(result: BenchResult, chartDir: string): Doc {
   add(summaryBlocks(result, chartDir));
   if (result.coldStart) blocks.push(...coldStartBlocks(result.coldStart));
   if (result.bundleSizes) blocks.push(...bundleSizeBlocks(result.bundleSizes));
+  if (result.uploads) blocks.push(...uploadsBlocks(result.uploads));
   add(detailBlocks(result, chartDir, frameworks));
 
   const failed = rows.filter((r) => !r.ok);

@@ -2,8 +2,8 @@
 // to an object store instead (R2 or S3 through its HTTP API; see docs/uploads.md).
 import { toDeploy } from 'rove/deno-deploy';
 import { createUploadsApp } from './app.ts';
-import { uploadDir } from './config.ts';
+import { storeFrom } from './config.ts';
 import { diskStore } from './disk-store.ts';
 
-const disk = diskStore(uploadDir(Deno.env.toObject()));
-export default toDeploy(createUploadsApp({ store: () => disk }));
+const store = storeFrom(Deno.env.toObject(), diskStore);
+export default toDeploy(createUploadsApp({ store: () => store }));

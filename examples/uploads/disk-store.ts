@@ -20,29 +20,39 @@ export function diskStore(dir: string): FileStore {
       const path = join(dir, key);
       const file = await open(path, 'wx');
       const hash = createHash('sha256');
-      // Chunks are gathered into writes of up to 1 MiB: one write per network chunk (16–64 KiB)
-      // waits on the disk thread each time, which Deno's file layer makes slow.
-      const batch = new Uint8Array(BATCH);
+      // Chunks are gathered into writes of up to 1 MiB, one write in flight while the next batch
+      // fills: a write per network chunk (16–64 KiB), each awaited before the next read, is slow.
+      let batch = new Uint8Array(BATCH);
       let filled = 0;
       let size = 0;
+      let writing: Promise<unknown> = Promise.resolve();
+      const flush = async () => {
+        await writing;
+        writing = file.write(batch, 0, filled);
+        writing.catch(() => {}); // awaited before the next write, or at the end
+        batch = new Uint8Array(BATCH);
+        filled = 0;
+      };
       try {
         const reader = body.getReader();
         for (let step = await reader.read(); !step.done; step = await reader.read()) {
           const chunk = step.value;
           hash.update(chunk);
           size += chunk.byteLength;
-          if (filled + chunk.byteLength > BATCH) {
-            await file.write(batch, 0, filled);
-            filled = 0;
-          }
-          if (chunk.byteLength >= BATCH) await file.write(chunk);
-          else {
+          if (filled + chunk.byteLength > BATCH) await flush();
+          if (chunk.byteLength >= BATCH) {
+            await writing;
+            writing = file.write(chunk);
+            writing.catch(() => {});
+          } else {
             batch.set(chunk, filled);
             filled += chunk.byteLength;
           }
         }
-        if (filled > 0) await file.write(batch, 0, filled);
+        if (filled > 0) await flush();
+        await writing;
       } catch (error) {
+        await writing.catch(() => {});
         await file.close();
         await unlink(path).catch(() => {});
         throw error; // the upload's own refusal (a 413), or the client gone

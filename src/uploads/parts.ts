@@ -168,7 +168,6 @@ class FileSink {
   #chunks: Uint8Array[] = [];
   ended = false;
   #dropping = false;
-
   #size = 0;
 
   constructor(
@@ -308,7 +307,7 @@ async function* read(body: ReadableStream<Uint8Array>, type: string, boundary: s
     try {
       cuts.feed(step.value);
     } catch {
-      fail(malformed('A part header could not be decoded')); // a bad %-escape in filename*
+      fail(malformed('A part header could not be decoded')); // a bad %-escape in filename*, an unknown charset
     }
     return true;
   }
