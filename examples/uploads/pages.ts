@@ -1,7 +1,7 @@
 // The example's two HTML pages, escaped by hand (the app is small enough to need no views).
 import type { StoredFile } from './app.ts';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function formPage(maxFileSize: number): string {
   return `<!doctype html>
@@ -22,14 +22,14 @@ export function resultPage(description: string, files: StoredFile[]): string {
   const rows = files
     .map(
       (f) =>
-        `<tr><td class="name">${escape(f.name)}</td><td class="size">${f.size}</td><td class="kind">${escape(f.kind)}</td><td class="sha256">${f.sha256 ?? ''}</td></tr>`,
+        `<tr><td class="name">${escapeHtml(f.name)}</td><td class="size">${f.size}</td><td class="kind">${escapeHtml(f.kind)}</td><td class="sha256">${f.sha256 ?? ''}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Uploaded</title></head>
 <body>
 <h1>Uploaded</h1>
-<p class="description">${escape(description)}</p>
+<p class="description">${escapeHtml(description)}</p>
 <table><thead><tr><th>Name</th><th>Bytes</th><th>Kind</th><th>SHA-256</th></tr></thead>
 <tbody>
 ${rows}
