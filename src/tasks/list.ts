@@ -52,8 +52,10 @@ export class TaskList<E extends Env = Env> {
 
   constructor(options: TaskListOptions = {}) {
     if (options.lock !== undefined && typeof options.lock?.acquire !== 'function') throw new TypeError('tasks(): lock takes redisLock(…) or kvLock(…)');
+    const ttl = options.lockTtlMs ?? 600_000;
+    if (!Number.isSafeInteger(ttl) || ttl < 1000) throw new TypeError('tasks(): lockTtlMs is a whole number of milliseconds, at least 1000');
     this.#lock = options.lock;
-    this.#lockTtl = options.lockTtlMs ?? 600_000;
+    this.#lockTtl = ttl;
   }
 
   /**

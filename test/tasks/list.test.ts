@@ -32,8 +32,10 @@ describe('registering', () => {
     expect(() => new App({ tasks: jobs })).toThrow('another app');
   });
 
-  it('refuses a lock that is not one', () => {
+  it('refuses a lock that is not one, and a lock time that is not a whole number of seconds or more', () => {
     expect(() => tasks({ lock: {} as TaskLock })).toThrow('redisLock');
+    expect(() => tasks({ lockTtlMs: Number.NaN })).toThrow('lockTtlMs');
+    expect(() => tasks({ lockTtlMs: 10 })).toThrow('at least 1000');
   });
 });
 
