@@ -13,7 +13,7 @@ import { ROOT } from '../../dev/proc.ts';
 
 const RUNTIMES = ['node', 'deno'];
 // A subset that keeps every framework and the listener variant within the time budget.
-const SCENARIOS = ['test', 'params', 'chain', 'query', 'echo', 'fortunes', 'test-view-each-meta', 'listener'];
+const SCENARIOS = ['test', 'chain', 'echo', 'fortunes', 'test-view-each-meta', 'listener'];
 
 const dir = mkdtempSync(join(tmpdir(), 'rove-bench-quick-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
