@@ -5,7 +5,7 @@ import type { TaskLock } from './lock.ts';
 import { type RunInit, runTask, type Task, type TaskErrorHandler, type TaskHandler, type TaskOutcome, tickOf } from './run.ts';
 import { portableSchedule } from './schedule.ts';
 
-/** The rule Deno's cron has for names, which Rove applies everywhere. */
+/** Deno's cron rule for names without its whitespace (names go into log lines and lock keys), on every runtime. */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface TaskListOptions {
@@ -60,7 +60,7 @@ export class TaskList<E extends Env = Env> {
 
   /**
    * Run `handler` on `schedule` (five fields, UTC; weekdays named SUN–SAT). `name` is unique, of
-   * letters, digits, `-` and `_` (as Deno.cron requires); it names the task in logs and events.
+   * letters, digits, `-` and `_` (within what Deno.cron allows); it names the task in logs and events.
    * A schedule outside what every platform reads alike throws here.
    *
    * @example
