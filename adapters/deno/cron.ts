@@ -1,6 +1,6 @@
 // Deno runs an app's scheduled tasks with Deno.cron: locally under --unstable-cron, and on Deno
-// Deploy, which reads the crons a deployment registers while its module loads and runs each
-// tick once.
+// Deploy, which reads the crons a deployment registers while its module loads and schedules
+// each tick itself, not once per isolate.
 
 import type { App } from '../../src/core/app.ts';
 
