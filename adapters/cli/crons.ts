@@ -16,11 +16,13 @@ interface HasSchedules {
   readonly schedules: string[];
 }
 
-const schedulesOf = (v: unknown): string[] | undefined => {
+/** A task list's schedules; an App's (none when it has no tasks); undefined for anything else. */
+function schedulesOf(v: unknown): string[] | undefined {
   if (v === null || typeof v !== 'object') return undefined;
-  const tasks = (v as { settings?: { tasks?: HasSchedules } }).settings?.tasks ?? (v as HasSchedules);
-  return Array.isArray(tasks?.schedules) ? tasks.schedules : Array.isArray((v as { routeList?: unknown }).routeList) ? [] : undefined;
-};
+  if (Array.isArray((v as HasSchedules).schedules)) return (v as HasSchedules).schedules;
+  if (!Array.isArray((v as { routeList?: unknown }).routeList)) return undefined;
+  return (v as { settings: { tasks?: HasSchedules } }).settings.tasks?.schedules ?? [];
+}
 
 /** The schedules of the export `name`, or of default, app, or the only App or task list exported. */
 export function pickSchedules(module: Record<string, unknown>, name?: string): string[] {

@@ -3,6 +3,7 @@
 // each tick itself, not once per isolate.
 
 import type { App } from '../../src/core/app.ts';
+import { settleAll } from '../../src/tasks/run.ts';
 
 declare const Deno: {
   cron?(name: string, schedule: string, options: { signal?: AbortSignal }, handler: () => Promise<void>): Promise<void>;
@@ -30,11 +31,7 @@ export function startDenoCron(app: App<any>, env: () => unknown, keep: (promise:
         keep(promise, label);
       };
       await list.tick(task.cron, { env: env(), keep: kept }, task.name);
-      for (let seen = 0; seen < work.length; ) {
-        const batch = work.slice(seen);
-        seen = work.length;
-        await Promise.all(batch);
-      }
+      await settleAll(work);
     }).catch(() => {});
   }
   return () => stop.abort();

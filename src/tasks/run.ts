@@ -52,6 +52,18 @@ export interface TaskOutcome {
   readonly error?: unknown;
 }
 
+/**
+ * Wait for every promise in `work`, and for those pushed to it while waiting: work handed to
+ * waitUntil by other background work joins the wait, as on Workers.
+ */
+export async function settleAll(work: readonly Promise<unknown>[]): Promise<void> {
+  for (let seen = 0; seen < work.length; ) {
+    const batch = work.slice(seen);
+    seen = work.length;
+    await Promise.all(batch);
+  }
+}
+
 /** The scheduled minute of a tick seen at `now`: every process that sees the tick agrees on it. */
 export function tickOf(now: number): number {
   return now - (now % 60_000);
@@ -104,13 +116,8 @@ export function runTask<E extends Env>(
     }
   })();
   keep(done, `task ${task.name}`);
-  // Work handed to waitUntil while other work runs joins the wait, as on Workers.
   const settled = done.then(async (outcome) => {
-    for (let seen = 0; seen < work.length; ) {
-      const batch = work.slice(seen);
-      seen = work.length;
-      await Promise.all(batch);
-    }
+    await settleAll(work);
     return outcome;
   });
   return { done, settled };

@@ -24,8 +24,9 @@ export function taskTrigger(list: TaskList<any>): Handler {
       if (!list.schedules.includes(cron)) return c.json({ error: 'no task has this schedule', schedules: list.schedules }, 404);
       outcomes = await list.tick(cron, init);
     } else {
-      if (!list.tasks.some((t) => t.name === name)) return c.json({ error: 'no task has this name', tasks: list.tasks.map((t) => t.name) }, 404);
-      outcomes = await list.tick(list.tasks.find((t) => t.name === name)!.cron, init, name);
+      const task = list.tasks.find((t) => t.name === name);
+      if (task === undefined) return c.json({ error: 'no task has this name', tasks: list.tasks.map((t) => t.name) }, 404);
+      outcomes = await list.tick(task.cron, init, name);
     }
     return c.json({ ran: outcomes.map((o) => ({ name: o.name, ok: o.ok })) });
   };

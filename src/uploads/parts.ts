@@ -228,7 +228,7 @@ async function* read(body: ReadableStream<Uint8Array>, type: string, boundary: s
     maxFieldSize: bounds.maxFieldSize,
     isFile: (info) => info.filename !== undefined,
     onField(info, value) {
-      if (failure !== undefined || !headersFit(info, bounds)) return;
+      if (failure !== undefined || !headersFit(info)) return;
       queue.push({ kind: 'field', name: info.name, value: decodeField(info, value), contentType: info.contentType, headers: ownHeaders(info) });
     },
     onFile(info) {
@@ -237,7 +237,7 @@ async function* read(body: ReadableStream<Uint8Array>, type: string, boundary: s
         fail(overLimit('maxFileSize', bounds.maxFileSize));
         return true;
       });
-      if (failure !== undefined || !headersFit(info, bounds)) return () => {};
+      if (failure !== undefined || !headersFit(info)) return () => {};
       if (++files > bounds.maxFiles) fail(overLimit('maxFiles', bounds.maxFiles));
       else if (!safeFilename(info.filename!)) fail(malformed('A file name is a path, or holds a control character'));
       else {
@@ -262,11 +262,11 @@ async function* read(body: ReadableStream<Uint8Array>, type: string, boundary: s
 
   const cuts = new BoundaryCuts(boundary, (chunk) => parser.write(chunk));
 
-  function headersFit(info: PartInfo, b: Required<UploadLimits>): boolean {
+  function headersFit(info: PartInfo): boolean {
     let size = 0;
     for (const [name, value] of Object.entries(info.headers)) size += name.length + String(value).length + 4;
-    if (size <= b.maxHeaderSize) return true;
-    fail(overLimit('maxHeaderSize', b.maxHeaderSize));
+    if (size <= bounds.maxHeaderSize) return true;
+    fail(overLimit('maxHeaderSize', bounds.maxHeaderSize));
     return false;
   }
 
