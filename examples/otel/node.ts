@@ -1,28 +1,13 @@
-// Request spans and duration metrics printed by the OpenTelemetry SDK's console exporters.
-//   (the SDK packages are devDependencies here; in your app, install @opentelemetry/sdk-trace-base and sdk-metrics)
-//   node --conditions=source --import tsx examples/otel/node.ts
-//   curl localhost:8000/users/42
-
-import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { App } from 'rove';
+// Node: OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 node --conditions=source --import tsx examples/otel/node.ts
+// (Jaeger's all-in-one image listens on 4318), then curl localhost:8000/api/users/42.
+// DOWNSTREAM_URL: a service /api/users/:id calls, carrying the trace in `traceparent`.
 import { serve } from 'rove/node';
-import { otel } from 'rove/otel';
+import { createTracedApp } from './app.ts';
+import { startTracing } from './tracing.ts';
 
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new ConsoleSpanExporter())] });
-const meterProvider = new MeterProvider({
-  readers: [new PeriodicExportingMetricReader({ exporter: new ConsoleMetricExporter(), exportIntervalMillis: 5000 })],
-});
-
-const app = new App();
-app.get('/users/:id', (c) => c.json({ id: c.req.param('id') }));
-app.get('/boom', () => {
-  throw new Error('this becomes an exception event on the span');
-});
-
-otel(app, { tracer: tracerProvider.getTracer('rove-example'), meter: meterProvider.getMeter('rove-example') });
-
-// Flush what is buffered before the process ends.
-app.on('server:shutdown', () => Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]));
-
+// Before the app: the tracer provider and the context manager are global.
+const provider = startTracing(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318');
+const app = createTracedApp({ downstream: process.env.DOWNSTREAM_URL });
+// Spans still buffered are sent before the process ends.
+app.on('server:shutdown', () => provider.shutdown());
 serve(app, { port: Number(process.env.PORT ?? 8000), hostname: process.env.HOST ?? '127.0.0.1' });

@@ -44,6 +44,13 @@ export interface AppOptions {
 }
 
 /**
+ * A tracing layer's view of the app (`app.instrument`): each chain's layers (middleware, then the
+ * route's handlers) and its route pattern, `null` for the chain of requests no route answers.
+ * Called once per chain, when it is composed; returns the layers to run.
+ */
+export type Instrument = (layers: Handler[], route: string | null) => Handler[];
+
+/**
  * What a request no route answers may get instead of its 404, from the context and a test of
  * whether another path has a route for the request's method (`redirectTrailingSlash` is one).
  */

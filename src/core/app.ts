@@ -2,19 +2,19 @@ import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import type { ParamKeys } from '../routing/path-params.ts';
 import { ANY, EMPTY_PARAMS, type Match, parseRoute, Router, routeVariants } from '../routing/router.ts';
 import { type AppParts, type Chain, type CompiledRoute, lazyRoute, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
-import type { AppOptions, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
+import type { AppOptions, Instrument, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import { Context, type ContextConfig, type Env, type ExecutionContext, state } from './context.ts';
 import { logEscaped } from './error-log.ts';
 import type { ErrorPage } from './error-page.ts';
 import { HttpError } from './errors.ts';
-import { EventBus, type EventKind, type Listener } from './events.ts';
+import { EventBus, type EventKind, type Listener, observeRequest } from './events.ts';
 import { internalError, problemAnswer } from './problem.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
 import { elsewhere, unmatchedChain } from './unmatched.ts';
 
-export type { AppOptions, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
+export type { AppOptions, Instrument, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
 import { decodeSegments, normalizePath } from '../routing/path.ts';
 import { MALFORMED, type Segment } from '../routing/pattern.ts';
@@ -66,6 +66,7 @@ export class App<E extends Env = Env> {
   #reported = false;
   #errorPage: ErrorPage | undefined;
   #trailingSlash: TrailingSlashRule | undefined;
+  #layers: Instrument = (layers) => layers;
 
   constructor(options: AppOptions = {}) {
     this.settings = {
@@ -156,6 +157,21 @@ export class App<E extends Env = Env> {
     return this;
   }
 
+  /**
+   * For tracing libraries (`otel(app)` from 'rove/otel' calls it): `layers` sees each chain's
+   * middleware and handlers, with its route pattern, when the chain is composed, and returns the
+   * layers to run. Nothing is added per request. A second call replaces the first; only the app
+   * that serves the requests uses it, not an app mounted in it.
+   *
+   * @example
+   * app.instrument((layers, route) => [timed(route), ...layers]);
+   */
+  instrument(layers: Instrument): this {
+    this.#layers = layers;
+    this.#changed();
+    return this;
+  }
+
   /** Put `next` in the place of a mounted app (file-route hot reload); routes recompile on the next request. */
   unmount(app: App<any>, next: App<any>): this {
     const mount = this.#mounts.find((m) => m.app === app);
@@ -189,7 +205,8 @@ export class App<E extends Env = Env> {
   on(listener: Listener): () => void;
   on<K extends EventKind>(kind: K, listener: Listener<K>): () => void;
   on(kind: EventKind | Listener, listener?: Listener<any>): () => void {
-    return typeof kind === 'function' ? this.#events.on(kind) : this.#events.on(kind, listener!);
+    // The bus tells a listener from a kind itself.
+    return this.#events.on(kind as EventKind, listener!);
   }
 
   /** Adapters call this once the server has stopped: it terminates the thread pool. */
@@ -315,7 +332,7 @@ export class App<E extends Env = Env> {
   #start(entry: Entry, c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
     // The only event work on the request path when nobody listens: this one check.
     const bus = this.#events;
-    if (bus.observing) return bus.observe(request, c, route.pattern, () => this.#run(entry, c, route.chain, route.onError));
+    if (bus.observing) return observeRequest(bus, request, c, route.pattern, () => this.#run(entry, c, route.chain, route.onError));
     return this.#run(entry, c, route.chain, route.onError);
   }
 
@@ -406,11 +423,11 @@ export class App<E extends Env = Env> {
     const rootError = (this.#rootError = this.#errorResponder(this));
     const scoped = this.#walk((app, route, full, mws) => {
       const onError = app === this ? rootError : this.#errorResponder(app);
-      const compiled = (variant: Segment[]) => lazyRoute(full, onError, () => compose(variantChain(mws, variant, route.handlers), onError));
+      const compiled = (variant: Segment[]) => lazyRoute(full, onError, () => compose(this.#layers(variantChain(mws, variant, route.handlers), full), onError));
       // An unmounted route's full path is its own: its variants are parsed already.
       router.add(route.method, full, compiled, full === route.path ? route.variants : undefined);
     });
-    this.#fallback = lazyRoute(null, rootError, () => unmatchedChain(scoped, this.#noRoute, rootError));
+    this.#fallback = lazyRoute(null, rootError, () => unmatchedChain(scoped, this.#noRoute, rootError, this.#layers));
     this.#router = router;
     return router;
   }

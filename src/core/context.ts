@@ -174,6 +174,11 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
     return this.#ctx ?? backgroundContext;
   }
 
+  /** A middleware may wrap it for what runs after it (rove/otel traces `waitUntil` work this way). */
+  set executionCtx(ctx: ExecutionContext) {
+    this.#ctx = ctx;
+  }
+
   /** The current response. Middleware reads and replaces it after `next()`. */
   get res(): Response {
     const r = this.#res;

@@ -26,7 +26,8 @@ function isUnreported(error: unknown): boolean {
 /**
  * The default report of an error that escaped a handler or middleware: one `console.error`
  * (which every runtime, and `wrangler tail` on Workers, collects) with the method, the path,
- * the request id when `requestId()` set one, and the error with its stack. An `HttpError` under
+ * the request id when `requestId()` set one, the trace and span ids when `otel(app)` traces the
+ * request, and the error with its stack. An `HttpError` under
  * 500 is the client's, not a fault: it is not logged; nor is an error marked `leaveUnreported`
  * (timeout()'s 504 and its abort reason). `app.onError` replaces this.
  *
@@ -38,8 +39,9 @@ export function logEscaped(error: unknown, c: Context<any, any>): void {
   if (isUnreported(error)) return;
   let where = '';
   try {
-    const id = (c.get as (key: string) => unknown)('requestId');
-    where = `${c.req.method} ${c.path}${typeof id === 'string' ? ` (request ${id})` : ''}`;
+    // What leads from the log to the request: requestId()'s id, and the trace that rove/otel started.
+    const { requestId: id, traceId: trace, spanId: span } = c.var as Record<string, unknown>;
+    where = `${c.req.method} ${c.path}${typeof id === 'string' ? ` (request ${id})` : ''}${typeof trace === 'string' ? ` (trace ${trace}, span ${span})` : ''}`;
   } catch {
     where = c.path;
   }

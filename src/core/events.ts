@@ -87,11 +87,6 @@ export class EventBus {
     }
   }
 
-  /** Run one request while someone listens (`observing`): time it and report how it ended. */
-  observe(request: RequestLike, c: Context<any, any>, route: string | null, run: () => Response | Promise<Response>): Response | Promise<Response> {
-    return observeRequest(this, request, c, route, run);
-  }
-
   /** Report a finished request: `request:complete`, then `request:error` and `body:rejected` when they apply. */
   request(info: RequestMetadata & { reason?: BodyRejectedMetadata['reason'] }, timestamp: number, ctx: ExecutionContext | undefined): void {
     this.emit('request:complete', info, ctx, timestamp);

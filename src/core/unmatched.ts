@@ -7,7 +7,7 @@ import { decodeSegments } from '../routing/path.ts';
 import type { Router } from '../routing/router.ts';
 import { startsWith } from '../routing/scope.ts';
 import type { ScopedMiddleware } from './app-table.ts';
-import type { TrailingSlashRule } from './app-types.ts';
+import type { Instrument, TrailingSlashRule } from './app-types.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
 import type { Context } from './context.ts';
 import { HttpError } from './errors.ts';
@@ -19,7 +19,7 @@ import { HttpError } from './errors.ts';
  * falls under, composed on first use per set of layers: a 404 elsewhere passes five `/chain`
  * layers for five string tests, not five guard calls and their `next()` closures.
  */
-export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError: ErrorResponder): (c: Context<any, any>) => unknown {
+export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError: ErrorResponder, layers: Instrument): (c: Context<any, any>) => unknown {
   // `/a/b/` (`/` for no segment) for a scope of plain segments: a string test on a path without '%'.
   const plain = scoped.map(
     ({ segments }) => segments.every((s) => s.kind === 'static') && `${segments.map((s) => `/${(s as { text: string }).text}`).join('')}/`,
@@ -44,13 +44,16 @@ export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError
     let chain = chains.get(key);
     if (!chain) {
       chain = compose(
-        [
-          ...key
-            .split(' ')
-            .slice(1)
-            .map((i) => scoped[+i].fn),
-          end,
-        ],
+        layers(
+          [
+            ...key
+              .split(' ')
+              .slice(1)
+              .map((i) => scoped[+i].fn),
+            end,
+          ],
+          null,
+        ),
         onError,
       );
       // At most 64 kept, one per set of layers a request fell under (an app has a handful).

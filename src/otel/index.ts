@@ -1,27 +1,22 @@
 /**
- * rove/otel: request events as OpenTelemetry spans and duration metrics,
- * through @opentelemetry/api (an optional peer dependency). Register an SDK
- * (a TracerProvider and a MeterProvider) as usual; without one the API is a
- * no-op and this costs one listener call per request.
+ * rove/otel: OpenTelemetry traces and metrics for an app, through @opentelemetry/api (an optional
+ * peer dependency). Register an SDK (a TracerProvider, a context manager, a MeterProvider) as
+ * usual; without one the API is a no-op and a request runs as it would untraced.
  *
- * Spans are recorded when a request completes, with its real start and end
- * time, so they need no async context propagation and work the same on Node,
- * Deno, Bun and Workers. The flip side: a span is not the active span while
- * the handler runs, so spans a handler starts are not its children.
+ * Each request gets a server span that is the active span while its middleware and handler run,
+ * so the spans they start (a database query, a `fetch` another instrumentation traces) are its
+ * children. That needs the runtime's async context, which the SDK's context manager supplies
+ * (AsyncLocalStorage on Node, Deno, Bun, and on Workers with `nodejs_compat`); without one the
+ * span is still recorded, with its real start and end, but is not the parent of other spans.
  */
-import {
-  type Attributes,
-  type Meter,
-  metrics,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  type TextMapGetter,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
-import type { Listener, RequestMetadata, RoveEvent } from '../core/events.ts';
+import { type Meter, metrics, type Tracer, trace } from '@opentelemetry/api';
+import type { Handler } from '../core/compose.ts';
+import type { Listener } from '../core/events.ts';
+import type { TaskAround } from '../tasks/run.ts';
+import { taskSpans } from './background.ts';
+import { layerSpans } from './layer-spans.ts';
+import { durationMetric } from './metrics.ts';
+import { requestSpan } from './request-span.ts';
 
 export interface OtelOptions {
   /** Default: `trace.getTracer('rove')` from the globally registered provider. */
@@ -30,78 +25,56 @@ export interface OtelOptions {
   meter?: Meter;
   /** Record spans (default true). */
   spans?: boolean;
+  /** A span per middleware and handler, under the request span (default false). */
+  middlewareSpans?: boolean;
+  /** A span per `waitUntil` work and per scheduled task run (default true). */
+  background?: boolean;
   /** Record the `http.server.request.duration` histogram (default true). */
   metrics?: boolean;
   /** Continue the caller's trace from its `traceparent` (through the registered propagator; default true). */
   propagate?: boolean;
 }
 
-/** An App, or its EventBus: only `on` is used. */
-interface Observable {
+/** What `otel()` uses of an App. */
+export interface Traceable {
   on(kind: 'request:complete', listener: Listener<'request:complete'>): () => void;
+  instrument(layers: (layers: Handler[], route: string | null) => Handler[]): unknown;
+  readonly settings: { readonly tasks?: { instrument(around: TaskAround): unknown } | undefined };
 }
 
-const getter: TextMapGetter<RequestMetadata> = {
-  get: (carrier, key) => carrier.header(key),
-  keys: () => [],
-};
-
-// Buckets the semantic conventions advise for http.server.request.duration (seconds).
-const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-
 /**
- * Turn an app's request events into spans and duration metrics.
- * Returns the function that stops it.
+ * Trace an app's requests (and its scheduled tasks and `waitUntil` work), and record their
+ * durations. Call it on the app you serve, before it serves; returns the function that stops it.
+ *
+ * Each span carries the HTTP conventions' attributes (`http.route` from the matched pattern,
+ * mounted apps and file routes included), and a failed request's span has status ERROR,
+ * `error.type` and an exception event. While a span is active, `c.get('traceId')` and
+ * `c.get('spanId')` name it, and the default error log line carries both.
+ *
+ * @example
+ * // node --import ./tracing.js server.js, where tracing.js starts the SDK (NodeSDK, or a
+ * // BasicTracerProvider with an AsyncLocalStorageContextManager)
+ * import { otel } from 'rove/otel';
+ * const app = new App();
+ * otel(app, { middlewareSpans: true });
+ * app.get('/users/:id', async (c) => c.json(await db.user(c.req.param('id')))); // the query's span is a child
  */
-export function otel(app: Observable, options: OtelOptions = {}): () => void {
-  const tracer = options.spans === false ? undefined : (options.tracer ?? trace.getTracer('rove'));
-  const duration =
-    options.metrics === false
-      ? undefined
-      : (options.meter ?? metrics.getMeter('rove')).createHistogram('http.server.request.duration', {
-          unit: 's',
-          description: 'Duration of HTTP server requests.',
-          advice: { explicitBucketBoundaries: BUCKETS },
-        });
-  const propagate = options.propagate !== false;
-
-  return app.on('request:complete', (event: RoveEvent<'request:complete'>) => {
-    const m = event.metadata;
-    const errorType = m.status >= 500 ? String(m.status) : undefined;
-    if (duration !== undefined) {
-      const labels: Attributes = { 'http.request.method': m.method, 'http.response.status_code': m.status };
-      if (m.route !== null) labels['http.route'] = m.route;
-      if (errorType !== undefined) labels['error.type'] = errorType;
-      duration.record(m.durationMs / 1000, labels);
+export function otel(app: Traceable, options: OtelOptions = {}): () => void {
+  const stops: (() => void)[] = [];
+  if (options.spans !== false) {
+    const tracer = options.tracer ?? trace.getTracer('rove');
+    const spanOptions = { tracer, propagate: options.propagate !== false, background: options.background !== false };
+    const perLayer = options.middlewareSpans === true;
+    app.instrument((layers, route) => [requestSpan(route, spanOptions), ...(perLayer ? layerSpans(tracer, layers, route) : layers)]);
+    stops.push(() => app.instrument((layers) => layers));
+    const tasks = app.settings.tasks;
+    if (tasks !== undefined && spanOptions.background) {
+      tasks.instrument(taskSpans(tracer));
+      stops.push(() => tasks.instrument((t, run) => run(t)));
     }
-    if (tracer === undefined) return;
-    const attributes: Attributes = {
-      'http.request.method': m.method,
-      'url.path': m.path,
-      'http.response.status_code': m.status,
-    };
-    if (m.route !== null) attributes['http.route'] = m.route;
-    const agent = m.userAgent;
-    if (agent !== undefined) attributes['user_agent.original'] = agent;
-    const client = m.clientAddress;
-    if (client !== undefined) attributes['client.address'] = client;
-    const requestSize = m.requestSize;
-    if (requestSize !== undefined) attributes['http.request.body.size'] = requestSize;
-    const responseSize = m.responseSize;
-    if (responseSize !== undefined) attributes['http.response.body.size'] = responseSize;
-    if (errorType !== undefined) attributes['error.type'] = errorType;
-    const parent = propagate ? propagation.extract(ROOT_CONTEXT, m, getter) : ROOT_CONTEXT;
-    const end = event.timestamp;
-    const span = tracer.startSpan(
-      m.route === null ? m.method : `${m.method} ${m.route}`,
-      { kind: SpanKind.SERVER, startTime: end - m.durationMs, attributes },
-      parent,
-    );
-    // Server spans mark 5xx as errors; a 4xx is the client's.
-    if (m.status >= 500) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      if (m.error instanceof Error) span.recordException(m.error, end);
-    }
-    span.end(end);
-  });
+  }
+  if (options.metrics !== false) stops.push(app.on('request:complete', durationMetric(options.meter ?? metrics.getMeter('rove'))));
+  return () => {
+    for (const stop of stops) stop();
+  };
 }

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import type { Env } from '../core/context.ts';
 import type { EventBus } from '../core/events.ts';
 import type { TaskLock } from './lock.ts';
-import { type RunInit, runTask, type Task, type TaskErrorHandler, type TaskHandler, type TaskOutcome, tickOf } from './run.ts';
+import { type RunInit, runTask, type Task, type TaskAround, type TaskErrorHandler, type TaskHandler, type TaskOutcome, tickOf } from './run.ts';
 import { portableSchedule } from './schedule.ts';
 
 /** Deno's cron rule for names without its whitespace (names go into log lines and lock keys), on every runtime. */
@@ -49,6 +49,7 @@ export class TaskList<E extends Env = Env> {
   readonly #lockTtl: number;
   #onError: TaskErrorHandler<E> | undefined;
   #events: EventBus | undefined;
+  #around: TaskAround | undefined;
 
   constructor(options: TaskListOptions = {}) {
     if (options.lock !== undefined && typeof options.lock?.acquire !== 'function') throw new TypeError('tasks(): lock takes redisLock(…) or kvLock(…)');
@@ -106,6 +107,18 @@ export class TaskList<E extends Env = Env> {
   }
 
   /**
+   * For tracing (`otel(app)` from 'rove/otel' calls it): `around` runs around every task's
+   * handler, fired or ticked. A second call replaces the first.
+   *
+   * @example
+   * jobs.instrument(async (t, run) => { const start = Date.now(); try { return await run(t); } finally { record(t.name, Date.now() - start); } });
+   */
+  instrument(around: TaskAround): this {
+    this.#around = around;
+    return this;
+  }
+
+  /**
    * Run one task now, as a test does: no lock, the current minute (or `scheduledTime`), and
    * resolve once the handler and its `waitUntil` work have settled. Errors still go to `onError`
    * or the log.
@@ -118,7 +131,7 @@ export class TaskList<E extends Env = Env> {
     const task = this.#tasks.find((t) => t.name === name);
     if (task === undefined)
       return Promise.reject(new TypeError(`fire(): no task named ${JSON.stringify(name)}; there are ${this.#tasks.map((t) => t.name).join(', ') || 'none'}`));
-    return runTask(task, init, this.#events, this.#onError).settled;
+    return runTask(task, init, this.#events, this.#onError, this.#around).settled;
   }
 
   /**
@@ -142,7 +155,7 @@ export class TaskList<E extends Env = Env> {
 
   async #tickOne(task: Task<E>, init: RunInit & { scheduledTime: number }): Promise<TaskOutcome | undefined> {
     if (this.#lock !== undefined && !(await this.#acquire(task, init.scheduledTime))) return undefined;
-    return runTask(task, init, this.#events, this.#onError).done;
+    return runTask(task, init, this.#events, this.#onError, this.#around).done;
   }
 
   async #acquire(task: Task<E>, scheduledTime: number): Promise<boolean> {

@@ -36,6 +36,12 @@ export interface Task<E extends Env = Env> {
   readonly handler: TaskHandler<E>;
 }
 
+/**
+ * What runs around each task's handler (rove/otel's task spans): it calls `run` once, with the
+ * context the handler gets (the same, or one that wraps `waitUntil`), and returns what it returns.
+ */
+export type TaskAround = (t: TaskContext<any>, run: (t: TaskContext<any>) => Promise<unknown>) => Promise<unknown>;
+
 /** How the host of a run (an adapter, or a test) hands it the app's bindings and keeps its work. */
 export interface RunInit {
   env?: unknown;
@@ -79,6 +85,7 @@ export function runTask<E extends Env>(
   init: RunInit,
   events: EventBus | undefined,
   onError: TaskErrorHandler<E> | undefined,
+  around?: TaskAround,
 ): { done: Promise<TaskOutcome>; settled: Promise<TaskOutcome> } {
   const work: Promise<unknown>[] = [];
   const keep = init.keep ?? (() => {});
@@ -106,7 +113,7 @@ export function runTask<E extends Env>(
   const started = Date.now();
   const done = (async (): Promise<TaskOutcome> => {
     try {
-      await task.handler(t);
+      await (around === undefined ? task.handler(t) : around(t, async (inner) => task.handler(inner as TaskContext<E>)));
       events?.emit('task:complete', () => ({ ...what, durationMs: Date.now() - started }), ctx);
       return { name: task.name, ok: true };
     } catch (error) {

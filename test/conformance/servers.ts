@@ -82,8 +82,8 @@ function command(runtime: Runtime, dir: string, port: number, scratch: string, b
         module: 'worker.js',
         compatibilityFlags: ['nodejs_compat'],
         bindings: { ...wranglerVars(), ...bindings },
-        // A worker given a database on this machine must reach loopback (examples/postgres).
-        allowLocalNetwork: 'DATABASE_URL' in bindings,
+        // A worker given a database or a trace collector on this machine must reach loopback.
+        allowLocalNetwork: 'DATABASE_URL' in bindings || 'OTEL_EXPORTER_OTLP_ENDPOINT' in bindings,
       });
       writeFileSync(join(scratch, 'config.capnp'), config);
       return { bin: resolveBin('workerd'), args: ['serve', join(scratch, 'config.capnp')] };

@@ -111,6 +111,21 @@ const APP = {
     );
     same(await (await app.request('/sub/x')).text(), 'second');
   },
+  'App.instrument': async () => {
+    const seen: (string | null)[] = [];
+    const app = new App().get('/users/:id', (c) => c.text('x'));
+    app.instrument((layers, route) => {
+      seen.push(route);
+      const tag: (typeof layers)[number] = (c, next) => {
+        c.header('x-route', String(route));
+        return next();
+      };
+      return [tag, ...layers];
+    });
+    same((await app.request('/users/1')).headers.get('x-route'), '/users/:id');
+    same((await app.request('/nowhere')).status, 404);
+    same(seen, ['/users/:id', null], 'routes seen');
+  },
   'App.events': async () => check(new App().events instanceof EventBus, 'app.events is not an EventBus'),
   'App.on': async () => {
     const seen: number[] = [];
@@ -187,6 +202,20 @@ const CONTEXT = {
     });
     await new Promise((r) => setTimeout(r, 0));
     check(ran, 'waitUntil work did not run');
+    // A middleware may wrap it for what runs after it.
+    const kept: Promise<unknown>[] = [];
+    await answer((c) => {
+      const outer = c.executionCtx;
+      c.executionCtx = {
+        waitUntil: (p) => {
+          kept.push(p);
+          outer.waitUntil(p);
+        },
+      };
+      c.executionCtx.waitUntil(Promise.resolve());
+      return null;
+    });
+    same(kept.length, 1, 'wrapped waitUntil calls');
   },
   'Context.res': async () => {
     // c.res throws before next() by design: read and replace it after.
