@@ -13,6 +13,8 @@ import { tasks, taskTrigger } from 'rove/tasks';
 export interface TracedAppOptions {
   /** Where `/api/users/:id` sends its downstream request (another service). */
   downstream?: string;
+  /** The runtime traces fetch itself (Deno's OTEL_DENO): no client span of our own. */
+  fetchTraced?: boolean;
 }
 
 const tracer = trace.getTracer('example');
@@ -44,7 +46,10 @@ export function createTracedApp(options: TracedAppOptions = {}): App {
       span.end();
       return { id: c.req.param('id') };
     });
-    if (options.downstream !== undefined) await callDownstream(options.downstream);
+    if (options.downstream !== undefined) {
+      if (options.fetchTraced) await (await fetch(options.downstream)).arrayBuffer();
+      else await callDownstream(options.downstream);
+    }
     return c.json(user);
   });
   app.route('/api', api);

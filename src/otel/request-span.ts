@@ -73,7 +73,8 @@ function adopt(span: Span, route: string | null, c: Context<any, any>, next: Nex
   c.set('spanId', ids.spanId);
   // The platform ends its span with the response; an escaped error is still ours to report.
   return next().then(() => {
-    if (c.error !== undefined && status(c) >= 500) recordFailure(span, c.error, String(status(c)));
+    const code = status(c);
+    if (c.error !== undefined && code >= 500) recordFailure(span, c.error, failed(c.error, code));
   });
 }
 

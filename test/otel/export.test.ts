@@ -3,6 +3,7 @@
 // @opentelemetry/exporter-trace-otlp-http, and sends its spans to a receiver this test runs on a
 // loopback port. The test decodes what arrives and checks the tree of each request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Child, freePort, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 import { type Running, type Runtime, start } from '../conformance/servers.ts';
 import { type ReceivedSpan, type Receiver, startReceiver } from './receiver.ts';
 
@@ -96,5 +97,69 @@ describe.each(RUNTIMES)('traces exported over OTLP/HTTP on %s', (runtime) => {
       return names.includes('report.build') && names.includes('waitUntil') ? names : undefined;
     });
     expect(kids).toEqual(expect.arrayContaining(['report.build', 'waitUntil']));
+  }, 30_000);
+});
+
+describe("Deno's built-in OpenTelemetry (OTEL_DENO=true, no SDK)", () => {
+  let receiver: Receiver;
+  let child: Child;
+  let url: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = startChild(resolveBin('deno'), ['run', '--allow-net', '--allow-env', '--allow-read', '--unstable-cron', 'examples/otel/deno-builtin.ts'], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OTEL_DENO: 'true',
+      OTEL_SERVICE_NAME: 'rove-deno',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      // Deno's batch processor exports every 5 s by default.
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      DOWNSTREAM_URL: `${receiver.url}/downstream`,
+      NO_COLOR: '1',
+      DENO_NO_UPDATE_CHECK: '1',
+    });
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${url}/health`)).ok) break;
+      } catch {
+        if (i > 300 || child.exited) throw new Error(`deno did not start:\n${child.output()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    if (child) await stopChild(child);
+    await receiver?.close();
+  });
+
+  it("names Deno's own server span after the route, makes no second one, and nests the handler's spans under it", async () => {
+    await (await fetch(`${url}/api/users/7`)).text();
+    const request = await receiver.until((spans) => spans.find((s) => s.kind === SERVER && s.attributes['url.path'] === '/api/users/7'));
+    expect(request.name).toBe('GET /api/users/:id');
+    expect(request.attributes['http.route']).toBe('/api/users/:id');
+    expect(request.service).toBe('rove-deno');
+    const tree = await receiver.until((spans) => {
+      const middleware = childrenOf(spans, request).find((s) => s.name === 'middleware audit');
+      const handler = middleware && childrenOf(spans, middleware).find((s) => s.name === 'handler /api/users/:id');
+      const query = handler && childrenOf(spans, handler).find((s) => s.name === 'db.query');
+      const call = handler && childrenOf(spans, handler).find((s) => s.kind === CLIENT);
+      return query && call ? { call } : undefined;
+    });
+    expect(receiver.spans.filter((s) => s.kind === SERVER && s.traceId === request.traceId)).toHaveLength(1);
+    // Deno's fetch span sends the trace on.
+    expect(receiver.traceparents).toContain(`00-${request.traceId}-${tree.call.spanId}-01`);
+  }, 30_000);
+
+  it("an escaped error is an exception event on Deno's span, and the log line names it", async () => {
+    await (await fetch(`${url}/boom`)).text();
+    const span = await receiver.until((spans) => spans.find((s) => s.kind === SERVER && s.attributes['http.route'] === '/boom'));
+    expect(span.status).toBe(ERROR);
+    expect(span.events.map((e) => e.name)).toContain('exception');
+    await receiver.until(() => (child.output().includes(`(trace ${span.traceId}, span ${span.spanId}) failed:`) ? true : undefined), 5000);
   }, 30_000);
 });
