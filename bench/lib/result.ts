@@ -5,6 +5,7 @@ import type { Config, FrameworkId, RuntimeId } from './config.ts';
 import type { Pinning } from './pin.ts';
 import type { Saturation } from './pool-p99.ts';
 import { scenarioById } from './scenarios.ts';
+import type { TracingResult } from './tracing.ts';
 import type { UploadsResult } from './uploads.ts';
 
 export interface Row {
@@ -89,6 +90,8 @@ export interface BenchResult {
   coldStart?: ColdStartResult;
   /** One large upload streamed to disk by Rove and by Hono, per runtime (npm run bench:uploads). */
   uploads?: UploadsResult;
+  /** What tracing costs Rove and Hono on /test and /chain, per runtime (npm run bench:tracing). */
+  tracing?: TracingResult;
 }
 
 export function configForJson(c: Config): BenchResult['config'] {

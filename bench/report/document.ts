@@ -12,6 +12,7 @@ import { detailBlocks } from './detail-section.ts';
 import { compact } from './format.ts';
 import { methodLines } from './sections.ts';
 import { provenanceBlock, summaryBlocks } from './summary-section.ts';
+import { tracingBlocks } from './tracing-section.ts';
 import { uploadsBlocks } from './uploads-section.ts';
 
 export type { Block, Cell, Chart, Column, Doc, Table, Tone };
@@ -42,6 +43,7 @@ export function buildDocument(result: BenchResult, chartDir: string): Doc {
   if (result.coldStart) blocks.push(...coldStartBlocks(result.coldStart));
   if (result.bundleSizes) blocks.push(...bundleSizeBlocks(result.bundleSizes));
   if (result.uploads) blocks.push(...uploadsBlocks(result.uploads));
+  if (result.tracing) blocks.push(...tracingBlocks(result.tracing));
   add(detailBlocks(result, chartDir, frameworks));
 
   const failed = rows.filter((r) => !r.ok);

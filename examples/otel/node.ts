@@ -6,7 +6,7 @@ import { createTracedApp } from './app.ts';
 import { startTracing } from './tracing.ts';
 
 // Before the app: the tracer provider and the context manager are global.
-const provider = startTracing(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318');
+const provider = startTracing(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318', process.env.OTEL_SERVICE_NAME);
 const app = createTracedApp({ downstream: process.env.DOWNSTREAM_URL });
 // Spans still buffered are sent before the process ends.
 app.on('server:shutdown', () => provider.shutdown());

@@ -16,7 +16,12 @@ export interface RequestSpanOptions {
 
 const getter: TextMapGetter<Context<any, any>> = {
   get: (c, key) => c.req.header(key),
-  keys: () => [],
+  // Only a propagator that lists the headers asks (W3C's reads by name).
+  keys: (c) => {
+    const names: string[] = [];
+    c.req.raw.headers.forEach((_, name) => names.push(name));
+    return names;
+  },
 };
 
 /** The layer that opens the request span for a chain answering `route` (null: no route matched). */
@@ -93,6 +98,8 @@ function startAttributes(c: Context<any, any>, route: string | null): Attributes
     attributes['server.address'] = port === null ? host : host.slice(0, port.index);
     if (port !== null) attributes['server.port'] = Number(port[1]);
   }
+  const length = c.req.header('content-length');
+  if (length !== undefined && /^\d{1,15}$/.test(length)) attributes['http.request.body.size'] = Number(length);
   const agent = c.req.header('user-agent');
   if (agent !== undefined) attributes['user_agent.original'] = agent;
   const client = clientAddress(c);
@@ -108,6 +115,17 @@ function clientAddress(c: Context<any, any>): string | undefined {
   }
 }
 
+/** The response's declared length, or 0 for no body; null when it streams with no length. */
+function responseLength(c: Context<any, any>): number | null {
+  try {
+    const length = c.res.headers.get('content-length');
+    if (length !== null) return /^\d{1,15}$/.test(length) ? Number(length) : null;
+    return c.res.body === null ? 0 : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The status the chain ended with: its response's, or 500 when it has none. */
 function status(c: Context<any, any>): number {
   try {
@@ -120,6 +138,8 @@ function status(c: Context<any, any>): number {
 function finish(span: Span, c: Context<any, any>): void {
   const code = status(c);
   span.setAttribute('http.response.status_code', code);
+  const length = responseLength(c);
+  if (length !== null) span.setAttribute('http.response.body.size', length);
   // A server span marks 5xx as its error; a 4xx is the client's.
   if (code >= 500) recordFailure(span, c.error, failed(c.error, code));
   span.end();

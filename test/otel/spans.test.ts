@@ -6,6 +6,9 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileRoutes } from '../../src/fs-routes/index.ts';
+import { cors } from '../../src/middleware/cors/index.ts';
+import { requestId } from '../../src/middleware/request-id/index.ts';
+import { secureHeaders } from '../../src/middleware/secure-headers/index.ts';
 import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../src/fs-routes/manifest.ts';
 import { App, HttpError, type Next } from '../../src/index.ts';
 import { otel } from '../../src/otel/index.ts';
@@ -86,7 +89,7 @@ describe('the request span', () => {
     otel(app, { tracer, metrics: false });
     app.get('/users/:id', (c) => c.text('ok'));
     const handle = app.bind({ address: () => '198.51.100.7' });
-    await handle(new Request('http://example.com:8443/users/5?q=1', { headers: { host: 'example.com:8443', 'user-agent': 'ua/1' } }), {}, undefined);
+    await handle(new Request('http://example.com:8443/users/5?q=1', { method: 'GET', headers: { host: 'example.com:8443', 'user-agent': 'ua/1' } }), {}, undefined);
     expect(named('GET /users/:id').attributes).toEqual({
       'http.request.method': 'GET',
       'url.path': '/users/5',
@@ -98,6 +101,14 @@ describe('the request span', () => {
       'client.address': '198.51.100.7',
       'http.response.status_code': 200,
     });
+  });
+
+  it('carries the body sizes when they are declared', async () => {
+    const app = new App();
+    otel(app, { tracer, metrics: false });
+    app.post('/echo', async (c) => c.body(await c.req.text(), 200, { 'content-length': '5' }));
+    await app.request('/echo', { method: 'POST', body: 'hello', headers: { 'content-length': '5' } });
+    expect(named('POST /echo').attributes).toMatchObject({ 'http.request.body.size': 5, 'http.response.body.size': 5 });
   });
 
   it('names the route of a mounted app, two levels down, by its full pattern', async () => {
@@ -227,6 +238,15 @@ describe('middleware spans', () => {
     expect(parentOf(named('own'))).toBe(handler.spanContext().spanId);
     // The /admin middleware is not in /x's chain.
     expect(spans()).toHaveLength(5);
+  });
+
+  it("names Rove's own middleware after their factories", async () => {
+    const app = new App();
+    otel(app, { tracer, metrics: false, middlewareSpans: true });
+    app.use(requestId(), secureHeaders(), cors());
+    app.get('/x', (c) => c.text('x'));
+    await app.request('/x');
+    expect(spans().map((s) => s.name).sort()).toEqual(['GET /x', 'handler /x', 'middleware cors', 'middleware requestId', 'middleware secureHeaders']);
   });
 
   it('a middleware that throws marks its own span', async () => {

@@ -1,6 +1,7 @@
 import type { Handler } from '../../core/compose.ts';
 import type { Context, Env } from '../../core/context.ts';
 import { ConfigProblems, type FromContext } from '../../core/from-context.ts';
+import { named } from '../../core/named.ts';
 import { timingSafeEqual } from '../../http/timing-safe.ts';
 import { checkRealm, unauthorized } from './challenge.ts';
 
@@ -70,7 +71,7 @@ export function basicAuth<E extends Env = any>(options: BasicAuthOptions<E>): Ha
       return user && pass;
     };
   }
-  return async (c, next) => {
+  const layer: Handler<E> = async (c, next) => {
     // Resolved before the credentials are read: a missing password fails every request (500), never only some.
     const expected = expectedFor === undefined ? undefined : await expectedFor(c);
     const header = c.req.header('authorization');
@@ -83,6 +84,7 @@ export function basicAuth<E extends Env = any>(options: BasicAuthOptions<E>): Ha
     await onAuthSuccess?.(c, credentials[0]);
     await next();
   };
+  return named('basicAuth', layer);
 }
 
 type Pair = readonly [username: string, password: string];

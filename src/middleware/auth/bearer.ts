@@ -2,6 +2,7 @@ import type { Handler } from '../../core/compose.ts';
 import type { Context, Env } from '../../core/context.ts';
 import { HttpError } from '../../core/errors.ts';
 import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { named } from '../../core/named.ts';
 import { TOKEN } from '../../http/headers.ts';
 import { timingSafeEqual } from '../../http/timing-safe.ts';
 import { type AuthFailure, type AuthMessage, checkRealm, messageFor, unauthorized } from './challenge.ts';
@@ -109,7 +110,7 @@ export function bearerAuth<E extends Env = any>(options: BearerAuthOptions<E>): 
     if (typeof option === 'function') expectedFor = resolver(option);
     verify = async (token, _c, list = fixed) => (await Promise.all(list.map((t) => timingSafeEqual(token, t)))).includes(true);
   }
-  return async (c, next) => {
+  const layer: Handler<E> = async (c, next) => {
     // Resolved before the token is read: a missing key fails every request (500), never only some.
     const expected = expectedFor === undefined ? undefined : await expectedFor(c);
     const token = bearerToken(c, source);
@@ -120,6 +121,7 @@ export function bearerAuth<E extends Env = any>(options: BearerAuthOptions<E>): 
       unauthorized(c, 'bearer', 'invalid', bearerChallenge(realm, 'invalid'), messageFor(c, messages.invalid, 'Invalid bearer token'));
     await next();
   };
+  return named('bearerAuth', layer);
 }
 
 /** The token option as a list of tokens, or `refuse`'s error. */

@@ -12,6 +12,7 @@ import {
 import type { Handler } from '../../core/compose.ts';
 import type { Context, Env } from '../../core/context.ts';
 import { ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { named } from '../../core/named.ts';
 import { toBase64Url } from '../../http/base64url.ts';
 import { getCookie } from '../../http/cookie.ts';
 import { TOKEN } from '../../http/headers.ts';
@@ -130,7 +131,7 @@ export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
     return value.length <= MAX_TOKEN_LENGTH ? value : null;
   };
 
-  return async (c, next) => {
+  const layer: Handler<E> = async (c, next) => {
     // Resolved before the token is looked at: a missing secret fails every request (500), never only some.
     const verifyKey = key ?? (await keyFor!(c));
     const token = tokenOf(c);
@@ -148,6 +149,7 @@ export function jwt<E extends Env = any>(options: JwtOptions<E>): Handler<E> {
     c.set('jwtPayload' as never, payload as never);
     await next();
   };
+  return named('jwt', layer);
 }
 
 /** The error for a bad secret or key set: a TypeError at registration, a logged ConfigError on a request. */

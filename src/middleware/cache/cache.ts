@@ -3,6 +3,7 @@
 // Cache API (Workers, Deno), in this process's memory (Node, Bun), or in a store passed in (Redis).
 import type { Handler } from '../../core/compose.ts';
 import type { Context } from '../../core/context.ts';
+import { named } from '../../core/named.ts';
 import { memoryCache } from './memory-store.ts';
 import type { CacheStore } from './store.ts';
 import { WriteOrder } from './write-order.ts';
@@ -80,7 +81,7 @@ export function cache(options: CacheOptions = {}): Handler {
     console.error(`rove: cache(): the cache store failed; requests pass through uncached when it does`, error);
   };
 
-  return async (c, next) => {
+  const layer: Handler = async (c, next) => {
     const method = c.req.method;
     if (method !== 'GET') {
       if (SAFE.has(method)) return next();
@@ -140,6 +141,7 @@ export function cache(options: CacheOptions = {}): Handler {
     order.storing(key.url, put);
     c.executionCtx.waitUntil(put);
   };
+  return named('cache', layer);
 }
 
 type HeaderOf = (name: string) => string | undefined;

@@ -11,6 +11,7 @@
  */
 import type { Handler } from '../../core/compose.ts';
 import type { Context } from '../../core/context.ts';
+import { named } from '../../core/named.ts';
 import { knownBody } from '../../http/known-body.ts';
 import { addVary, pickEncoding } from '../static/encoding.ts';
 import { isCompressible } from '../static/mime.ts';
@@ -80,7 +81,7 @@ export function compress(options: CompressOptions = {}): Handler {
   const pattern = filter instanceof RegExp ? new RegExp(filter.source, filter.flags.replace(/[gy]/g, '')) : undefined;
   const wants = pattern !== undefined ? (type: string) => pattern.test(type) : typeof filter === 'function' ? filter : isCompressible;
   let offered: Encoding[] | undefined;
-  return async (c, next) => {
+  const layer: Handler = async (c, next) => {
     await next();
     if (enabled === false) return;
     if (enabled === undefined ? platformCompresses(c) : typeof enabled === 'function' && !enabled(c)) return;
@@ -121,6 +122,7 @@ export function compress(options: CompressOptions = {}): Handler {
     if (tag !== null && !tag.startsWith('W/')) headers.set('etag', `W/${tag}`); // not the same bytes any more
     c.res = new Response(res.body.pipeThrough(new CompressionStream(format)), { status: res.status, statusText: res.statusText, headers });
   };
+  return named('compress', layer);
 }
 
 function withVary(res: Response, vary: string): Response {

@@ -5,6 +5,7 @@ import type { Context, Env } from '../../core/context.ts';
 import { HttpError } from '../../core/errors.ts';
 import type { CorsRule } from '../../core/event-map.ts';
 import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { named } from '../../core/named.ts';
 import { TOKEN } from '../../http/headers.ts';
 import { isOriginSyntax, normalizeOrigin } from '../../http/origin.ts';
 
@@ -119,7 +120,7 @@ export function cors<E extends Env = any>(options: CorsOptions<E> = {}): Handler
   };
 
   // Not async: a preflight is answered without a promise, so a route of plain layers stays synchronous.
-  return (c, next) => {
+  const layer: Handler<E> = (c, next) => {
     const req = c.req;
     const origin = req.header('origin');
     const method = origin !== undefined && req.method === 'OPTIONS' ? req.header('access-control-request-method') : undefined;
@@ -130,6 +131,7 @@ export function cors<E extends Env = any>(options: CorsOptions<E> = {}): Handler
     if (ruled instanceof Promise) return ruled.then((allow) => preflight(c, from, method, allow));
     return preflight(c, from, method, ruled);
   };
+  return named('cors', layer);
 
   function preflight(c: Context<any, any>, from: string, method: string, allow: string | null): Response {
     const req = c.req;

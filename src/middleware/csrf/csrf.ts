@@ -6,6 +6,7 @@ import { HttpError } from '../../core/errors.ts';
 // Forms are what csrf() guards: the handler reads them with c.req.form().
 import type { CsrfRule } from '../../core/event-map.ts';
 import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { named } from '../../core/named.ts';
 import { isFormType } from '../../core/request.ts';
 import { isSameOrigin, normalizeOrigin } from '../../http/origin.ts';
 import { verifyCsrfToken } from './token.ts';
@@ -79,7 +80,7 @@ export function csrf<E extends Env = any>(options: CsrfOptions<E> = {}): Handler
     throw new HttpError(403, `CSRF: ${detail}`);
   };
 
-  return async (c, next) => {
+  const guard: Handler<E> = async (c, next) => {
     const method = c.req.method;
     if (SAFE_METHODS.has(method)) return next();
     // A browser never attaches a bearer token by itself, and a page on another origin can send one
@@ -131,6 +132,7 @@ export function csrf<E extends Env = any>(options: CsrfOptions<E> = {}): Handler
     }
     return next();
   };
+  return named('csrf', guard);
 }
 
 /** The token field of a form body, read through c.req.formData(): the body limit applies, and the handler can read the form again. */

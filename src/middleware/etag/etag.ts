@@ -5,6 +5,7 @@
  * pass through untouched. A response that carries its own ETag is only compared.
  */
 import type { Handler } from '../../core/compose.ts';
+import { named } from '../../core/named.ts';
 import { TOKEN } from '../../http/headers.ts';
 import { knownBody } from '../../http/known-body.ts';
 import { etagMatches } from '../static/conditional.ts';
@@ -48,7 +49,7 @@ export function etag(options: EtagOptions = {}): Handler {
   const digest = options.digest;
   if (digest !== undefined && typeof digest !== 'function') throw new TypeError('etag(): digest is a function of the body bytes');
   const tagOf = digest === undefined ? weakTag : async (bytes: Uint8Array) => `W/"${checkTag(await digest(bytes))}"`;
-  return async (c, next) => {
+  const layer: Handler = async (c, next) => {
     await next();
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD') return;
@@ -79,6 +80,7 @@ export function etag(options: EtagOptions = {}): Handler {
       c.res = new Response(null, { status: 304, headers });
     }
   };
+  return named('etag', layer);
 }
 
 function checkTag(tag: unknown): string {

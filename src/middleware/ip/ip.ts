@@ -4,6 +4,7 @@ import type { Handler } from '../../core/compose.ts';
 import type { Context } from '../../core/context.ts';
 import { HttpError } from '../../core/errors.ts';
 import type { IpRule } from '../../core/event-map.ts';
+import { named } from '../../core/named.ts';
 import { addressMatcher } from '../../http/trust-proxy.ts';
 
 export interface IpRestrictionOptions {
@@ -33,13 +34,14 @@ export function ipRestriction(options: IpRestrictionOptions): Handler {
     c.emit('ip:rejected', () => ({ rule, ip, method: c.req.method, path: c.req.path }));
     throw new HttpError(403, `IP: ${detail}`);
   };
-  return (c, next) => {
+  const layer: Handler = (c, next) => {
     const ip = c.req.ip;
     if (ip === undefined) return refuse(c, 'unknown', ip, 'the client address is unknown');
     if (deny?.(ip)) return refuse(c, 'deny', ip, `${ip} is not allowed`);
     if (allow !== undefined && !allow(ip)) return refuse(c, 'allow', ip, `${ip} is not allowed`);
     return next();
   };
+  return named('ipRestriction', layer);
 }
 
 function matcher(list: readonly string[]): (address: string) => boolean {

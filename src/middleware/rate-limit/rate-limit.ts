@@ -5,6 +5,7 @@ import type { Handler } from '../../core/compose.ts';
 import type { Context, Env } from '../../core/context.ts';
 import { leaveUnreported } from '../../core/error-log.ts';
 import { HttpError } from '../../core/errors.ts';
+import { named } from '../../core/named.ts';
 import { memoryStore } from './memory-store.ts';
 import type { RateLimitHit, RateLimitStore, RateLimitVerdict, RateLimitVerdictStore } from './store.ts';
 
@@ -130,7 +131,7 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
     }
   };
 
-  return async (c, next) => {
+  const guard: Handler<E> = async (c, next) => {
     const found = keyOf(c);
     let key = isThenable(found) ? await found : found;
     if (key === undefined || key === null || key === '') {
@@ -172,6 +173,7 @@ export function rateLimit<E extends Env = any>(options: RateLimitOptions<E>): Ha
     }
     return next();
   };
+  return named('rateLimit', guard);
 }
 
 function isVerdict(answer: Answer | undefined): answer is RateLimitVerdict {

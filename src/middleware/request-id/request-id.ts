@@ -5,6 +5,7 @@
  */
 import type { Handler } from '../../core/compose.ts';
 import type { Context } from '../../core/context.ts';
+import { named } from '../../core/named.ts';
 import { TOKEN } from '../../http/headers.ts';
 
 export interface RequestIdOptions {
@@ -38,7 +39,7 @@ export function requestId(options: RequestIdOptions = {}): Handler {
   const generate = options.generate ?? (() => crypto.randomUUID());
   if (typeof generate !== 'function') throw new TypeError('requestId(): generate must be a function');
   const trust = options.trustIncoming !== false;
-  return (c, next) => {
+  const layer: Handler = (c, next) => {
     // c.req.header, not c.req.raw: no Request is built for it (and none can be for TRACE).
     const incoming = trust ? c.req.header(header) : undefined;
     const id = incoming !== undefined && incoming.length <= max && WELL_FORMED.test(incoming) ? incoming : generate(c);
@@ -46,4 +47,5 @@ export function requestId(options: RequestIdOptions = {}): Handler {
     c.header(header, id);
     return next();
   };
+  return named('requestId', layer);
 }

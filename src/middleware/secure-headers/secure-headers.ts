@@ -4,6 +4,7 @@
  */
 import type { Handler } from '../../core/compose.ts';
 import type { Context } from '../../core/context.ts';
+import { named } from '../../core/named.ts';
 import { checkHeader } from '../../http/headers.ts';
 import { type CspDirectives, compileCsp } from './csp.ts';
 import { type PermissionsPolicy, permissionsPolicyHeader, reportingEndpointsHeader } from './structured.ts';
@@ -108,7 +109,7 @@ export function secureHeaders(options: SecureHeadersOptions = {}): Handler {
   const onHttps: [string, string][] = hsts === undefined ? fixed : [...fixed, ['strict-transport-security', hsts]];
   const removePoweredBy = options.removePoweredBy !== false;
 
-  return async (c, next) => {
+  const layer: Handler = async (c, next) => {
     const pairs = c.req.protocol === 'https' ? onHttps : fixed;
     for (let i = 0; i < pairs.length; i++) c.header(pairs[i][0], pairs[i][1]);
     for (const [name, p] of nonced) c.header(name, p.build(cspNonce(c)));
@@ -118,6 +119,7 @@ export function secureHeaders(options: SecureHeadersOptions = {}): Handler {
     c.header('x-powered-by', undefined);
     if (c.res.headers.has('x-powered-by')) c.res = withoutPoweredBy(c.res);
   };
+  return named('secureHeaders', layer);
 }
 
 type Csp = ReturnType<typeof compileCsp>;

@@ -4,6 +4,7 @@
 import type { Handler } from '../../core/compose.ts';
 import type { Context, Env } from '../../core/context.ts';
 import { asList, ConfigProblems, Derived, type FromContext } from '../../core/from-context.ts';
+import { named } from '../../core/named.ts';
 import { toBase64Url } from '../../http/base64url.ts';
 import { getCookie } from '../../http/cookie.ts';
 import { type CookieOptions, findCookie, serializeCookie } from '../../http/cookies.ts';
@@ -131,13 +132,14 @@ export function session<E extends Env = any>(options: SessionOptions<E>): Handle
   const boxFor = typeof keysOption === 'function' ? sealerFor(keysOption, purpose, options.remember) : noSealer;
   const config: Config = { name, storeOf, maxAge, base, secure, browserSession: cookie.browserSession === true, box, boxFor };
 
-  return async (c, next) => {
+  const layer: Handler<E> = async (c, next) => {
     const s = new Session({ load: () => load(c, config) });
     c.set(SESSION_KEY as never, s as never);
     await next();
     // A session only read (the common case) has nothing to save: no call, no promise to wait on.
     if (sessionInternals.changed(s)) await commit(c, s, config);
   };
+  return named('session', layer);
 }
 
 /** A store, and whether it is the cookie itself. */

@@ -3,6 +3,7 @@
 import type { Handler } from '../../core/compose.ts';
 import type { Context } from '../../core/context.ts';
 import { HttpError } from '../../core/errors.ts';
+import { named } from '../../core/named.ts';
 import { checkHeader } from '../../http/headers.ts';
 import { fileEtag, httpDate, notModified, rangeApplies } from './conditional.ts';
 import { pickEncoding } from './encoding.ts';
@@ -157,7 +158,7 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
   const stat = source.stat?.bind(source);
 
   // Not async: where the source answers at once (Bun), no promise is made on the way.
-  return (c, next) => {
+  const layer: Handler = (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD') return next();
     const target = staticPath(c.path, prefix, dotfiles);
@@ -191,6 +192,7 @@ export function serveFrom(source: FileSource, options: ServeStaticOptions = {}):
     }
     return open();
   };
+  return named('serveStatic', layer);
 }
 
 type Header = (name: string) => string | undefined;

@@ -4,6 +4,7 @@ import type { Handler } from '../../core/compose.ts';
 import type { Context } from '../../core/context.ts';
 import { leaveUnreported } from '../../core/error-log.ts';
 import { HttpError } from '../../core/errors.ts';
+import { named } from '../../core/named.ts';
 
 /** The signals of requests under a timeout(), by context: no member is added to Context. */
 const signals = new WeakMap<Context<any, any, any>, AbortSignal>();
@@ -32,7 +33,7 @@ const MAX_DELAY = 2 ** 31 - 1;
  */
 export function timeout(ms: number): Handler {
   if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_DELAY) throw new RangeError(`timeout(): ms is a positive number of milliseconds, at most ${MAX_DELAY}`);
-  return (c, next) => {
+  const guard: Handler = (c, next) => {
     const controller = new AbortController();
     // Nested timeouts: the inner signal also follows the outer one, so the earliest deadline wins.
     const outer = signals.get(c);
@@ -55,6 +56,7 @@ export function timeout(ms: number): Handler {
     // The signal stays on the context (a WeakMap entry, gone with it): work that outlives the 504 still sees it aborted.
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   };
+  return named('timeout', guard);
 }
 
 /**
