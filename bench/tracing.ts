@@ -40,8 +40,17 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const whole = (n: number) => Number.isInteger(n) && n >= 1;
-  if (!whole(o.rounds) || !whole(o.connections) || !whole(o.pipelining) || !(o.durationS > 0) || !(o.warmupS >= 0) || o.runtimes.some((r) => !RUNTIMES.includes(r))) {
-    console.error(`bench:tracing: --rounds, --connections and --pipelining take positive integers, --duration a positive number of seconds, --runtimes a list of ${RUNTIMES.join(', ')}\n${USAGE}`);
+  if (
+    !whole(o.rounds) ||
+    !whole(o.connections) ||
+    !whole(o.pipelining) ||
+    !(o.durationS > 0) ||
+    !(o.warmupS >= 0) ||
+    o.runtimes.some((r) => !RUNTIMES.includes(r))
+  ) {
+    console.error(
+      `bench:tracing: --rounds, --connections and --pipelining take positive integers, --duration a positive number of seconds, --runtimes a list of ${RUNTIMES.join(', ')}\n${USAGE}`,
+    );
     return 2;
   }
   if (into !== undefined && !existsSync(into)) {

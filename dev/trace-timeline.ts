@@ -55,8 +55,13 @@ export function renderTimeline(spans: readonly ReceivedSpan[], title: string, wi
   const top = 56;
   const rowHeight = 26;
   const plot = width - labelWidth - right;
-  const t0 = rows.reduce((m, r) => (r.span.startNs < m ? r.span.startNs : m), rows[0].span.startNs);
-  const t1 = rows.reduce((m, r) => (r.span.endNs > m ? r.span.endNs : m), rows[0].span.endNs);
+  // The trace's first start and last end (bigint: no Math.min).
+  let t0 = rows[0].span.startNs;
+  let t1 = rows[0].span.endNs;
+  for (const { span } of rows) {
+    if (span.startNs < t0) t0 = span.startNs;
+    if (span.endNs > t1) t1 = span.endNs;
+  }
   const total = Math.max(ms(t1 - t0), 0.001);
   const x = (ns: bigint) => labelWidth + (ms(ns - t0) / total) * plot;
   const height = top + rows.length * rowHeight + 40;

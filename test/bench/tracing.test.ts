@@ -43,7 +43,22 @@ describe('bench:tracing', () => {
       tracing: result([row('bun', 'rove', 'off', [10]), row('bun', 'rove', 'sdk', [9])]),
     };
     writeFileSync(file, JSON.stringify(bench));
-    const run = await runScript(['--rounds', '1', '--runtimes', 'node', '--duration', '0.3', '--warmup', '0', '--connections', '4', '--pipelining', '1', '--into', file]);
+    const run = await runScript([
+      '--rounds',
+      '1',
+      '--runtimes',
+      'node',
+      '--duration',
+      '0.3',
+      '--warmup',
+      '0',
+      '--connections',
+      '4',
+      '--pipelining',
+      '1',
+      '--into',
+      file,
+    ]);
     expect(run.code, run.err + run.out).toBe(0);
     expect(run.out).toMatch(/node chain hono traced round 1: \d+ req\/s/);
     const stored = JSON.parse(readFileSync(file, 'utf8')) as BenchResult;

@@ -3,9 +3,9 @@
 // @opentelemetry/exporter-trace-otlp-http, and sends its spans to a receiver this test runs on a
 // loopback port. The test decodes what arrives and checks the tree of each request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReceivedSpan, type Receiver, startReceiver } from '../../dev/otlp-receiver.ts';
 import { type Child, freePort, resolveBin, startChild, stopChild } from '../../dev/proc.ts';
 import { type Running, type Runtime, start } from '../conformance/servers.ts';
-import { type ReceivedSpan, type Receiver, startReceiver } from '../../dev/otlp-receiver.ts';
 
 const RUNTIMES: Runtime[] = ['node', 'deno', 'bun', 'workerd'];
 const SERVER = 2;

@@ -6,11 +6,11 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileRoutes } from '../../src/fs-routes/index.ts';
+import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../src/fs-routes/manifest.ts';
+import { App, HttpError, type Next } from '../../src/index.ts';
 import { cors } from '../../src/middleware/cors/index.ts';
 import { requestId } from '../../src/middleware/request-id/index.ts';
 import { secureHeaders } from '../../src/middleware/secure-headers/index.ts';
-import { MANIFEST_FORMAT, MANIFEST_VERSION } from '../../src/fs-routes/manifest.ts';
-import { App, HttpError, type Next } from '../../src/index.ts';
 import { otel } from '../../src/otel/index.ts';
 import { tasks } from '../../src/tasks/index.ts';
 
@@ -89,7 +89,11 @@ describe('the request span', () => {
     otel(app, { tracer, metrics: false });
     app.get('/users/:id', (c) => c.text('ok'));
     const handle = app.bind({ address: () => '198.51.100.7' });
-    await handle(new Request('http://example.com:8443/users/5?q=1', { method: 'GET', headers: { host: 'example.com:8443', 'user-agent': 'ua/1' } }), {}, undefined);
+    await handle(
+      new Request('http://example.com:8443/users/5?q=1', { method: 'GET', headers: { host: 'example.com:8443', 'user-agent': 'ua/1' } }),
+      {},
+      undefined,
+    );
     expect(named('GET /users/:id').attributes).toEqual({
       'http.request.method': 'GET',
       'url.path': '/users/5',
@@ -246,7 +250,11 @@ describe('middleware spans', () => {
     app.use(requestId(), secureHeaders(), cors());
     app.get('/x', (c) => c.text('x'));
     await app.request('/x');
-    expect(spans().map((s) => s.name).sort()).toEqual(['GET /x', 'handler /x', 'middleware cors', 'middleware requestId', 'middleware secureHeaders']);
+    expect(
+      spans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['GET /x', 'handler /x', 'middleware cors', 'middleware requestId', 'middleware secureHeaders']);
   });
 
   it('a middleware that throws marks its own span', async () => {

@@ -29,7 +29,13 @@ const span = (spanId: string, parentSpanId: string, name: string, start: number,
 
 describe('the trace timeline', () => {
   it('orders spans as a tree: each parent, then its children by start', () => {
-    const rows = treeOrder([span('c2', 'a', 'second', 5, 6), span('b', 'a', 'first', 1, 4), span('a', '', 'root', 0, 10, 2), span('d', 'b', 'inner', 2, 3), span('x', 'remote', 'orphan', 7, 8)]);
+    const rows = treeOrder([
+      span('c2', 'a', 'second', 5, 6),
+      span('b', 'a', 'first', 1, 4),
+      span('a', '', 'root', 0, 10, 2),
+      span('d', 'b', 'inner', 2, 3),
+      span('x', 'remote', 'orphan', 7, 8),
+    ]);
     expect(rows.map((r) => `${r.depth}:${r.span.name}`)).toEqual(['0:root', '1:first', '2:inner', '1:second', '0:orphan']);
   });
 
@@ -64,7 +70,12 @@ describe.skipIf(!chromiumPresent)('docs/images/trace-timeline.svg in Chromium', 
         svg: box(document.querySelector('svg')),
         width: svg.width,
         title: document.querySelector('svg > title')?.textContent ?? '',
-        spans: [...document.querySelectorAll('g.span')].map((g) => ({ label: box(g.querySelector('.label')), bar: box(g.querySelector('.bar')), duration: box(g.querySelector('.duration')), text: g.querySelector('.label')!.textContent })),
+        spans: [...document.querySelectorAll('g.span')].map((g) => ({
+          label: box(g.querySelector('.label')),
+          bar: box(g.querySelector('.bar')),
+          duration: box(g.querySelector('.duration')),
+          text: g.querySelector('.label')!.textContent,
+        })),
       };
     });
     expect(drawn.title).toMatch(/GET \/api\/users/);
