@@ -9,7 +9,7 @@ const env = (name: string): string | undefined => (globalThis as { process?: { e
 const mode = env('BENCH_TRACING');
 if (mode === 'sdk') startTracingSdk();
 const app = createBenchApp();
-if (mode === 'sdk' || mode === 'api') otel(app);
+if (mode === 'sdk' || mode === 'api') otel(app, JSON.parse(env('BENCH_OTEL_OPTIONS') ?? '{}'));
 // How many spans the SDK exported: the bench checks it grows, so a traced run really traced.
 app.get('/__spans', (c) => c.json({ exported: exporter.exported }));
 

@@ -12,7 +12,7 @@ import { EventBus, type EventKind, type Listener, observeRequest } from './event
 import { internalError, problemAnswer } from './problem.ts';
 import type { RequestLike } from './request.ts';
 import { withHeaders } from './response.ts';
-import { elsewhere, unmatchedChain } from './unmatched.ts';
+import { allowHeader, elsewhere, unmatchedChain } from './unmatched.ts';
 
 export type { AppOptions, Instrument, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 
@@ -282,12 +282,12 @@ export class App<E extends Env = Env> {
     const raw = pathStart === -1 ? '/' : q === -1 ? url.slice(pathStart) : url.slice(pathStart, q);
     const query = q === -1 ? '' : url.slice(q + 1);
     const long = url.length > this.settings.maxUrlLength;
-    const exact = long ? undefined : router.exact(request.method, raw);
-    if (exact !== undefined) return this.#start(entry, new Context<E>(entry, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, exact);
-    // A static route's path that has no route for this method (a preflight, a 405): normalising
-    // and matching would find nothing, so the 404/405/OPTIONS chain runs at once.
-    if (!long && router.unrouted(request.method, raw))
-      return this.#start(entry, new Context<E>(entry, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, this.#fallback!);
+    // A static route, or a static route's path that has no route for this method (a preflight, a
+    // 405): normalising and matching would find nothing more, so that route or the 404/405/OPTIONS
+    // chain runs at once.
+    const method = request.method;
+    const known = long ? undefined : (router.exact(method, raw) ?? (router.unrouted(method, raw) ? this.#fallback : undefined));
+    if (known !== undefined) return this.#start(entry, new Context<E>(entry, request, raw, query, EMPTY_PARAMS, env, ctx, info), request, known);
     // Everything but a static route: normalise, match, or refuse.
     let path = raw;
     let match: Match<CompiledRoute> | null = null;
@@ -297,11 +297,8 @@ export class App<E extends Env = Env> {
       path = normalizePath(raw);
       // A Request cannot hold TRACE or TRACK (fetch forbids them), and echoing a request is not
       // something an app should do by accident: refused before any middleware could touch c.req.raw.
-      const method = request.method;
-      if (method === 'TRACE' || method === 'TRACK') {
-        const allow = router.allowed(path).filter((m) => m !== 'OPTIONS');
-        throw new HttpError(405, `${method} is not supported`, { headers: { allow: [...allow, 'OPTIONS'].join(', ') } });
-      }
+      if (method === 'TRACE' || method === 'TRACK')
+        throw new HttpError(405, `${method} is not supported`, { headers: { allow: allowHeader(router.allowed(path)) } });
       match = router.match(method, path, this.settings.maxParamLength);
       // A malformed escape: no param decodes, and no middleware scope can be decided.
       if (match ? match.malformed : path.includes('%') && decodeSegments(path) === null) throw new HttpError(400, MALFORMED);
@@ -399,7 +396,7 @@ export class App<E extends Env = Env> {
 
   #add(method: string, path: string, handlers: Handler[]): this {
     if (handlers.length === 0) throw new Error(`No handler: ${path}`);
-    if (method === 'TRACE' || method === 'TRACK') throw new Error(`${method} routes are not supported: every ${method} request answers 405`);
+    if (method === 'TRACE' || method === 'TRACK') throw new Error(`${method} routes are not supported: ${method} always answers 405`);
     // A bad pattern or a route this app already has throws here, not at the first request.
     const variants = routeVariants(parseRoute(path));
     this.#registered.add(method, path, null, variants);

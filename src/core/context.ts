@@ -107,7 +107,7 @@ export let state: ContextState;
 export class Context<E extends Env = Env, I = {}, K extends string = string> {
   readonly env: Bindings<E>;
   /** The error a handler threw, for middleware that runs after `next()`. */
-  error: unknown = undefined;
+  error: unknown;
 
   #config: ContextConfig;
   #raw: RequestLike;
@@ -118,9 +118,10 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   #vars: Record<string, unknown> | undefined;
   #headers: HeaderRecord | null = null;
   #status = 200;
-  #res: Response | undefined = undefined;
-  #made: Response | undefined = undefined;
-  #valid: Record<string, unknown> | undefined = undefined;
+  // A field without an initializer starts undefined all the same: no `= undefined` to ship.
+  #res: Response | undefined;
+  #made: Response | undefined;
+  #valid: Record<string, unknown> | undefined;
   #bodyLimit: number;
 
   static {
@@ -315,7 +316,7 @@ export class Context<E extends Env = Env, I = {}, K extends string = string> {
   render(name: string, data?: unknown, options?: RenderOptions): Response | Promise<Response> {
     const views = this.#config.views;
     if (views === undefined) {
-      throw new Error("c.render needs views: new App({ views: createViews({ dir: 'views' }) }), with createViews from 'rove/views'");
+      throw new Error("c.render needs views: new App({ views: createViews(…) }), createViews from 'rove/views'");
     }
     const status = options?.status;
     const headers = options?.headers;

@@ -71,6 +71,11 @@ export function unmatchedChain(scoped: ScopedMiddleware[], end: Handler, onError
 const MAX_PATHS = 256;
 const LONGEST_PATH = 256;
 
+/** The `Allow` header for the methods a path has routes for: OPTIONS is always allowed. */
+export function allowHeader(allowed: string[]): string {
+  return (allowed.includes('OPTIONS') ? allowed : [...allowed, 'OPTIONS']).join(', ');
+}
+
 /**
  * What a request no route answers gets before a 404: when other methods have a route for the path,
  * 204 with `Allow` for OPTIONS and 405 with `Allow` for anything else; else what the app's
@@ -80,7 +85,7 @@ export function elsewhere(router: Router<unknown>, c: Context<any, any>, slash: 
   const method = c.req.method;
   const allowed = router.allowed(c.path);
   if (allowed.length > 0) {
-    const allow = (allowed.includes('OPTIONS') ? allowed : [...allowed, 'OPTIONS']).join(', ');
+    const allow = allowHeader(allowed);
     if (method === 'OPTIONS') return c.body(null, 204, { allow });
     throw new HttpError(405, `${method} is not allowed here`, { headers: { allow } });
   }
