@@ -115,12 +115,12 @@ function clientAddress(c: Context<any, any>): string | undefined {
   }
 }
 
-/** The response's declared length, or 0 for no body; null when it streams with no length. */
+/** The response's declared length (its Content-Length), or null. The body is not touched: on Node
+ * that would turn the adapter's light response into a full one. */
 function responseLength(c: Context<any, any>): number | null {
   try {
     const length = c.res.headers.get('content-length');
-    if (length !== null) return /^\d{1,15}$/.test(length) ? Number(length) : null;
-    return c.res.body === null ? 0 : null;
+    return length !== null && /^\d{1,15}$/.test(length) ? Number(length) : null;
   } catch {
     return null;
   }
