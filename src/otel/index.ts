@@ -9,7 +9,7 @@
  * (AsyncLocalStorage on Node, Deno, Bun, and on Workers with `nodejs_compat`); without one the
  * span is still recorded, with its real start and end, but is not the parent of other spans.
  */
-import { type Meter, metrics, type Tracer, trace } from '@opentelemetry/api';
+import { createNoopMeter, type Meter, metrics, type Tracer, trace } from '@opentelemetry/api';
 import type { Handler } from '../core/compose.ts';
 import type { Listener } from '../core/events.ts';
 import type { TaskAround } from '../tasks/run.ts';
@@ -21,7 +21,7 @@ import { requestSpan } from './request-span.ts';
 export interface OtelOptions {
   /** Default: `trace.getTracer('rove')` from the globally registered provider. */
   tracer?: Tracer;
-  /** Default: `metrics.getMeter('rove')`. */
+  /** Default: `metrics.getMeter('rove')`, so register the MeterProvider before calling `otel()`. */
   meter?: Meter;
   /** Record spans (default true). */
   spans?: boolean;
@@ -63,7 +63,7 @@ export function otel(app: Traceable, options: OtelOptions = {}): () => void {
   const stops: (() => void)[] = [];
   if (options.spans !== false) {
     const tracer = options.tracer ?? trace.getTracer('rove');
-    const spanOptions = { tracer, propagate: options.propagate !== false, background: options.background !== false };
+    const spanOptions = { tracer, global: options.tracer === undefined, propagate: options.propagate !== false, background: options.background !== false };
     const perLayer = options.middlewareSpans === true;
     app.instrument((layers, route) => [requestSpan(route, spanOptions), ...(perLayer ? layerSpans(tracer, layers, route) : layers)]);
     stops.push(() => app.instrument((layers) => layers));
@@ -73,7 +73,10 @@ export function otel(app: Traceable, options: OtelOptions = {}): () => void {
       stops.push(() => tasks.instrument((t, run) => run(t)));
     }
   }
-  if (options.metrics !== false) stops.push(app.on('request:complete', durationMetric(options.meter ?? metrics.getMeter('rove'))));
+  // The metrics API has no proxy: a meter taken before a MeterProvider is registered stays a no-op,
+  // and listening for it would cost each request for nothing.
+  const meter = options.meter ?? metrics.getMeter('rove');
+  if (options.metrics !== false && meter !== createNoopMeter()) stops.push(app.on('request:complete', durationMetric(meter)));
   return () => {
     for (const stop of stops) stop();
   };

@@ -1,7 +1,7 @@
 // The request span: a layer in front of each chain, made when the chain is composed (so it knows the
 // route pattern), that makes the span the active one for everything after it.
 
-import { type Attributes, context, propagation, type Span, SpanKind, type TextMapGetter, type Tracer, trace } from '@opentelemetry/api';
+import { type Attributes, context, ProxyTracerProvider, propagation, type Span, SpanKind, type TextMapGetter, type Tracer, trace } from '@opentelemetry/api';
 import { type Handler, NEXT_DONE, type Next } from '../core/compose.ts';
 import type { Context } from '../core/context.ts';
 import { failed, methodOf, recordFailure } from './attributes.ts';
@@ -9,6 +9,8 @@ import { tracedContext } from './background.ts';
 
 export interface RequestSpanOptions {
   tracer: Tracer;
+  /** The tracer is the global provider's: skip the request while no SDK has registered one. */
+  global: boolean;
   propagate: boolean;
   /** Spans for `waitUntil` work handed on by the request. */
   background: boolean;
@@ -24,10 +26,21 @@ const getter: TextMapGetter<Context<any, any>> = {
   },
 };
 
+// What the global provider hands out until an SDK registers one: the API's no-op provider.
+const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** No SDK has registered a tracer provider (yet): a span would record nothing. */
+function noProvider(): boolean {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NO_PROVIDER;
+}
+
 /** The layer that opens the request span for a chain answering `route` (null: no route matched). */
 export function requestSpan(route: string | null, options: RequestSpanOptions): Handler {
   const { tracer, propagate, background } = options;
   return (c: Context<any, any>, next: Next) => {
+    // Without an SDK the request runs as it would untraced: not even its attributes are read.
+    if (options.global && noProvider()) return next();
     const active = context.active();
     // A server span the platform made already (Deno's OTEL_DENO, Node's HTTP instrumentation):
     // name it after the route instead of starting a second one.
@@ -36,7 +49,7 @@ export function requestSpan(route: string | null, options: RequestSpanOptions): 
     const parent = propagate ? propagation.extract(active, c, getter) : active;
     const method = methodOf(c.req.method);
     const span = tracer.startSpan(route === null ? method : `${method} ${route}`, { kind: SpanKind.SERVER, attributes: startAttributes(c, route) }, parent);
-    // Without an SDK the span records nothing: the request runs as it would untraced.
+    // A tracer that records nothing (a sampler's no, a no-op tracer passed in): run as untraced.
     if (!span.isRecording()) return next();
     const ids = span.spanContext();
     c.set('traceId', ids.traceId);

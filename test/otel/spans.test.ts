@@ -354,9 +354,11 @@ describe('where the platform or the set-up differs', () => {
     }
   });
 
-  it('with no SDK a request runs as untraced: synchronously, with no ids set', () => {
+  it('with no SDK a request runs as untraced: synchronously, with no ids set, and no request listener', () => {
     const app = new App();
-    otel(app, { metrics: false }); // the global provider: none registered here
+    otel(app); // the global providers: none registered here
+    // The metrics API's no-op meter stays one: otel() does not listen for it.
+    expect(app.events.observing).toBe(false);
     app.get('/x', (c) => c.text(String(c.get('traceId'))));
     const res = app.fetch(new Request('http://localhost/x'));
     expect(res).toBeInstanceOf(Response);
