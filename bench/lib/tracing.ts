@@ -170,3 +170,19 @@ export function keptRatios(rows: readonly TracingRow[], runtime: string, scenari
   });
   return out;
 }
+
+/**
+ * Per round, what tracing (`mode`) added to each request, in µs: 10⁶/traced − 10⁶/untraced req/s.
+ * The fair comparison across frameworks: a faster framework loses a larger share to the same cost.
+ */
+export function addedMicros(rows: readonly TracingRow[], runtime: string, scenario: string, framework: TracingFramework, mode: TracingMode = 'sdk'): number[] {
+  const on = rows.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === framework && r.tracing === mode);
+  const off = rows.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === framework && r.tracing === 'off');
+  if (!on || !off) return [];
+  const out: number[] = [];
+  on.rps.forEach((v, i) => {
+    const base = off.rps[i];
+    if (v != null && v > 0 && base != null && base > 0) out.push(1e6 / v - 1e6 / base);
+  });
+  return out;
+}

@@ -1,6 +1,6 @@
 // The tracing section of the report: what tracing costs Rove (otel(app)) and Hono (@hono/otel)
 // on /test and /chain, per runtime, each measured untraced and traced in the same rounds.
-import { keptRatios, TRACING_SCENARIOS, type TracingMode, type TracingResult, type TracingRow } from '../lib/tracing.ts';
+import { addedMicros, keptRatios, TRACING_SCENARIOS, type TracingMode, type TracingResult, type TracingRow } from '../lib/tracing.ts';
 import { type Block, type Cell, slug } from './blocks.ts';
 import { DASH, times } from './format.ts';
 
@@ -20,14 +20,22 @@ function rps(row: TracingRow | undefined): Cell {
   return Math.round(median(ok)).toLocaleString('en-US');
 }
 
-/** Per round, Rove's share of throughput kept over Hono's: ≥ 1.00× means tracing cost Rove no more. */
+/** `median (lowest–highest)` of µs figures. */
+const microsText = (xs: number[]): string => {
+  const f = (n: number) => n.toFixed(1);
+  return xs.length > 1 ? `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})` : f(xs[0]!);
+};
+
+/** Per round, the µs tracing added to Rove's requests over those it added to Hono's: ≤ 1.00× means it cost Rove no more. */
 function costRatio(u: TracingResult, runtime: string, scenario: string): Cell {
-  const rove = keptRatios(u.rows, runtime, scenario, 'rove');
-  const hono = keptRatios(u.rows, runtime, scenario, 'hono');
+  const rove = addedMicros(u.rows, runtime, scenario, 'rove');
+  const hono = addedMicros(u.rows, runtime, scenario, 'hono');
   const n = Math.min(rove.length, hono.length);
   if (n === 0) return DASH;
-  const rs = Array.from({ length: n }, (_, i) => rove[i]! / hono[i]!);
-  const good = median(rs) >= 1;
+  const rs: number[] = [];
+  for (let i = 0; i < n; i++) if (hono[i]! > 0) rs.push(rove[i]! / hono[i]!);
+  if (rs.length === 0) return DASH;
+  const good = median(rs) <= 1;
   return { text: spreadText(rs), tone: good ? 'good' : 'bad', strong: !good };
 }
 
@@ -43,16 +51,20 @@ export function tracingBlocks(u: TracingResult): Block[] {
         const rs = keptRatios(u.rows, runtime, scenario, framework, mode);
         return rs.length === 0 ? DASH : spreadText(rs);
       };
+      const added = (framework: 'rove' | 'hono'): Cell => {
+        const xs = addedMicros(u.rows, runtime, scenario, framework);
+        return xs.length === 0 ? DASH : microsText(xs);
+      };
       rows.push([
         runtime,
         `\`${scenario}\``,
         rps(find(runtime, scenario, 'rove', 'off')),
         kept('rove', 'api'),
         rps(find(runtime, scenario, 'rove', 'sdk')),
-        kept('rove'),
+        added('rove'),
         rps(find(runtime, scenario, 'hono', 'off')),
         rps(find(runtime, scenario, 'hono', 'sdk')),
-        kept('hono'),
+        added('hono'),
         costRatio(u, runtime, scenario),
       ]);
     }
@@ -62,7 +74,7 @@ export function tracingBlocks(u: TracingResult): Block[] {
     { kind: 'h', level: 2, text: title, id: slug(title) },
     {
       kind: 'p',
-      text: `The bench app's \`/test\` and \`/chain\` (five middleware layers), untraced and traced: Rove with \`otel(app)\`, Hono with \`@hono/otel\`'s middleware, both under the same OpenTelemetry SDK (a batch span processor, the AsyncLocalStorage context manager, the W3C propagator) whose exporter drops the spans, so the figures are the cost of making them (\`bench/tracing/\`). ${u.connections} connections, pipelining ${u.pipelining}, ${u.durationS} s after ${u.warmupS} s warm-up; ${rounds} rounds, each target in a fresh server, the order turned each round. "Kept" is traced over untraced req/s in the same round; the last column is Rove's kept over Hono's, so at or above 1.00× tracing cost Rove no more than it cost Hono. "Kept, no SDK" is Rove with \`otel(app)\` and only \`@opentelemetry/api\` installed, over Rove untraced: what tracing costs before an SDK is registered. Median (lowest–highest) over the rounds. Method: [methods.md](methods.md#tracing).`,
+      text: `The bench app's \`/test\` and \`/chain\` (five middleware layers), untraced and traced: Rove with \`otel(app)\`, Hono with \`@hono/otel\`'s middleware, both under the same OpenTelemetry SDK (a batch span processor, the AsyncLocalStorage context manager, the W3C propagator) whose exporter drops the spans, so the figures are the cost of making them (\`bench/tracing/\`). ${u.connections} connections, pipelining ${u.pipelining}, ${u.durationS} s after ${u.warmupS} s warm-up; ${rounds} rounds, each target in a fresh server, the order turned each round. What tracing costs is the time it adds to a request: 10⁶/traced − 10⁶/untraced req/s, in µs, for each framework in each round (a share of throughput would charge the faster framework more for the same work). The last column is Rove's added µs over Hono's in the same round: at or below 1.00×, tracing cost Rove no more than it cost Hono. "Kept, no SDK" is Rove with \`otel(app)\` and only \`@opentelemetry/api\` installed, over Rove untraced: what \`otel(app)\` costs before an SDK is registered. Median (lowest–highest) over the rounds. Method: [methods.md](methods.md#tracing).`,
     },
     {
       kind: 'table',
@@ -73,11 +85,11 @@ export function tracingBlocks(u: TracingResult): Block[] {
           { label: 'Rove req/s', align: 'right' },
           { label: 'Rove kept, no SDK', align: 'right' },
           { label: 'Rove traced', align: 'right' },
-          { label: 'Rove kept', align: 'right' },
+          { label: 'Rove µs added', align: 'right' },
           { label: 'Hono req/s', align: 'right' },
           { label: 'Hono traced', align: 'right' },
-          { label: 'Hono kept', align: 'right' },
-          { label: 'Rove kept / Hono kept', align: 'right' },
+          { label: 'Hono µs added', align: 'right' },
+          { label: 'Rove µs / Hono µs', align: 'right' },
         ],
         rows,
       },

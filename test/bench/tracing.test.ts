@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BenchResult, emptyRow } from '../../bench/lib/result.ts';
-import { keptRatios, mergeTracing, type TracingRow } from '../../bench/lib/tracing.ts';
+import { addedMicros, keptRatios, mergeTracing, type TracingRow } from '../../bench/lib/tracing.ts';
 import { ROOT } from '../../dev/proc.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rove-bench-tracing-'));
@@ -68,7 +68,8 @@ describe('bench:tracing', () => {
     for (const r of rows.filter((r) => r.runtime === 'node')) expect(r.rps[0], `${r.framework} ${r.scenario} ${r.tracing}`).toBeGreaterThan(0);
     const md = readFileSync(join(dir, 'run.md'), 'utf8');
     expect(md).toContain('## Tracing');
-    expect(md).toMatch(/\| node \| `chain` \| [\d,]+ \| \d\.\d\d× \| [\d,]+ \| \d\.\d\d× \|/);
+    // Rove untraced, kept with no SDK, traced, µs added: the row's first four cells.
+    expect(md).toMatch(/\| node \| `chain` \| [\d,]+ \| \d\.\d\d×[^|]* \| [\d,]+ \| -?\d+\.\d[^|]* \|/);
     expect(readFileSync(join(dir, 'run.html'), 'utf8')).toContain('id="tracing"');
   }, 120_000);
 
@@ -83,5 +84,7 @@ describe('bench:tracing', () => {
     expect(merged.rows.map((r) => `${r.runtime} ${r.framework} ${r.rps[0]}`)).toEqual(['node rove 2', 'bun hono 1']);
     const rows = [row('node', 'rove', 'off', [100, 200, 0]), row('node', 'rove', 'sdk', [90, null as unknown as number, 5])];
     expect(keptRatios(rows, 'node', 'test', 'rove')).toEqual([0.9]);
+    // 10⁶/90 − 10⁶/100 req/s: what tracing added to each request, in µs.
+    expect(addedMicros(rows, 'node', 'test', 'rove')[0]).toBeCloseTo(1111.11, 1);
   });
 });
