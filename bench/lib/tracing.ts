@@ -88,7 +88,8 @@ async function check(port: number, scenario: TracingScenario, tracing: TracingMo
   const wrong = checkResponse(expect, { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() });
   if (wrong) throw new Error(`${scenario}: ${wrong}`);
   if (tracing !== 'sdk') return;
-  for (const deadline = Date.now() + 10_000; ; ) {
+  // The batch processor exports a lone span after its 5 s delay: wait well past it.
+  for (const deadline = Date.now() + 20_000; ; ) {
     const { exported } = (await (await fetch(`http://127.0.0.1:${port}/__spans`)).json()) as { exported: number };
     if (exported > 0) return;
     if (Date.now() > deadline) throw new Error('traced, but the SDK exported no span');
