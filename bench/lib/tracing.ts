@@ -159,17 +159,31 @@ export function mergeTracing(into: TracingResult | undefined, fresh: TracingResu
   return { ...fresh, rows };
 }
 
-/** Per round, traced (`mode`) over untraced req/s for one framework: what tracing keeps of the throughput. */
-export function keptRatios(rows: readonly TracingRow[], runtime: string, scenario: string, framework: TracingFramework, mode: TracingMode = 'sdk'): number[] {
-  const on = rows.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === framework && r.tracing === mode);
-  const off = rows.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === framework && r.tracing === 'off');
+/** Per round where both ran, `f(traced, untraced)` req/s for one framework and scenario. */
+function perRound(
+  rows: readonly TracingRow[],
+  runtime: string,
+  scenario: string,
+  framework: TracingFramework,
+  mode: TracingMode,
+  f: (on: number, off: number) => number,
+): number[] {
+  const row = (tracing: TracingMode) =>
+    rows.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === framework && r.tracing === tracing);
+  const on = row(mode);
+  const off = row('off');
   if (!on || !off) return [];
   const out: number[] = [];
   on.rps.forEach((v, i) => {
     const base = off.rps[i];
-    if (v != null && base != null && base > 0) out.push(v / base);
+    if (v != null && v > 0 && base != null && base > 0) out.push(f(v, base));
   });
   return out;
+}
+
+/** Per round, traced (`mode`) over untraced req/s for one framework: what tracing keeps of the throughput. */
+export function keptRatios(rows: readonly TracingRow[], runtime: string, scenario: string, framework: TracingFramework, mode: TracingMode = 'sdk'): number[] {
+  return perRound(rows, runtime, scenario, framework, mode, (on, off) => on / off);
 }
 
 /**
@@ -177,13 +191,5 @@ export function keptRatios(rows: readonly TracingRow[], runtime: string, scenari
  * The fair comparison across frameworks: a faster framework loses a larger share to the same cost.
  */
 export function addedMicros(rows: readonly TracingRow[], runtime: string, scenario: string, framework: TracingFramework, mode: TracingMode = 'sdk'): number[] {
-  const on = rows.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === framework && r.tracing === mode);
-  const off = rows.find((r) => r.runtime === runtime && r.scenario === scenario && r.framework === framework && r.tracing === 'off');
-  if (!on || !off) return [];
-  const out: number[] = [];
-  on.rps.forEach((v, i) => {
-    const base = off.rps[i];
-    if (v != null && v > 0 && base != null && base > 0) out.push(1e6 / v - 1e6 / base);
-  });
-  return out;
+  return perRound(rows, runtime, scenario, framework, mode, (on, off) => 1e6 / on - 1e6 / off);
 }

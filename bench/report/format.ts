@@ -28,3 +28,15 @@ export function fixed(n: number | null | undefined, digits: number, unit = ''): 
 export function times(r: number | null | undefined): string {
   return r == null || !Number.isFinite(r) ? DASH : `${r.toFixed(2)}×`;
 }
+
+/** The median of the rounds' figures. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** `median (lowest–highest)` of the rounds' figures, each written by `f`; one figure alone. */
+export function rangeText(xs: readonly number[], f: (n: number) => string): string {
+  return xs.length > 1 ? `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})` : f(xs[0]!);
+}

@@ -2,15 +2,9 @@
 // on /test and /chain, per runtime, each measured untraced and traced in the same rounds.
 import { addedMicros, keptRatios, TRACING_SCENARIOS, type TracingMode, type TracingResult, type TracingRow } from '../lib/tracing.ts';
 import { type Block, type Cell, slug } from './blocks.ts';
-import { DASH, times } from './format.ts';
+import { DASH, median, rangeText, times } from './format.ts';
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-const spreadText = (rs: number[]): string => (rs.length > 1 ? `${times(median(rs))} (${times(Math.min(...rs))}–${times(Math.max(...rs))})` : times(rs[0]));
+const spreadText = (rs: number[]): string => rangeText(rs, times);
 
 /** Median req/s over the rounds, or the failure. */
 function rps(row: TracingRow | undefined): Cell {
@@ -21,10 +15,7 @@ function rps(row: TracingRow | undefined): Cell {
 }
 
 /** `median (lowest–highest)` of µs figures. */
-const microsText = (xs: number[]): string => {
-  const f = (n: number) => n.toFixed(1);
-  return xs.length > 1 ? `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})` : f(xs[0]!);
-};
+const microsText = (xs: number[]): string => rangeText(xs, (n) => n.toFixed(1));
 
 /** Per round, the µs tracing added to Rove's requests over those it added to Hono's: ≤ 1.00× means it cost Rove no more. */
 function costRatio(u: TracingResult, runtime: string, scenario: string): Cell {

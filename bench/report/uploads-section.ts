@@ -2,20 +2,14 @@
 // runtime, with throughput and the server's memory growth.
 import type { UploadRow, UploadsResult } from '../lib/uploads.ts';
 import { type Block, type Cell, slug } from './blocks.ts';
-import { DASH, times } from './format.ts';
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+import { DASH, median, rangeText, times } from './format.ts';
 
 /** `median (lowest–highest)` of the rounds that ran, or the failure. */
 function spread(values: (number | null)[], digits: number, error: string | undefined): Cell {
   const ok = values.filter((v): v is number => v !== null);
   if (ok.length === 0) return { text: `failed: ${error ?? 'no round ran'}`, tone: 'bad' };
   const f = (n: number) => n.toFixed(digits);
-  const text = ok.length > 1 ? `${f(median(ok))} (${f(Math.min(...ok))}–${f(Math.max(...ok))})` : f(ok[0]!);
+  const text = rangeText(ok, f);
   return ok.length < values.length ? { text: `${text}, ${values.length - ok.length} failed`, tone: 'warn' } : text;
 }
 
@@ -31,7 +25,7 @@ function ratio(rove: UploadRow, hono: UploadRow | undefined, key: 'mbps' | 'grow
   const m = median(rs);
   const better = key === 'mbps' ? m >= 1 : m <= 1;
   return {
-    text: rs.length > 1 ? `${times(m)} (${times(Math.min(...rs))}–${times(Math.max(...rs))})` : times(m),
+    text: rangeText(rs, times),
     tone: better ? 'good' : 'bad',
     strong: !better,
   };
