@@ -25,6 +25,11 @@ export const KNOWN_LIMITS: readonly KnownLimit[] = [
   },
   {
     runtime: 'workerd',
+    scenarios: ['sql1', 'sql2', 'db', 'queries', 'updates', 'fortunes-db'],
+    note: 'a Workers socket serves only the request that opened it, so each request opens its own PostgreSQL connection; on the machine of this run a new connection took 20–35 ms of PostgreSQL’s own start-up (the same from Node, docs/benchmarks/methods.md, Known runtime limits), and 100 connections opening at once kept every request past the window, for the bare worker (raw) as much as for the frameworks.',
+  },
+  {
+    runtime: 'workerd',
     pipelined: true,
     note: 'workerd serves pipelined connections unevenly: under -p 10 some wait over autocannon’s 10 s timeout while others are answered, for the bare worker (raw) as much as for the frameworks (docs/benchmarks/methods.md, Known runtime limits); by default the bench runs workerd unpipelined, the load it sustains.',
   },
