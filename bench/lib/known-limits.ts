@@ -26,7 +26,7 @@ export const KNOWN_LIMITS: readonly KnownLimit[] = [
   {
     runtime: 'workerd',
     scenarios: ['sql1', 'sql2', 'db', 'queries', 'updates', 'fortunes-db'],
-    note: 'a Workers socket serves only the request that opened it, so each request opens its own PostgreSQL connection; on the machine of this run a new connection took 20–35 ms of PostgreSQL’s own start-up (the same from Node, docs/benchmarks/methods.md, Known runtime limits), and 100 connections opening at once kept every request past the window, for the bare worker (raw) as much as for the frameworks.',
+    note: 'a Workers socket serves only the request that opened it, so each request opens its own PostgreSQL connection; where PostgreSQL is slow to start a connection (20–35 ms on the machine of the committed report, from Node as well: docs/benchmarks/methods.md, Known runtime limits), 100 connections opening at once keep every request past the window, for the bare worker (raw) as much as for the frameworks.',
   },
   {
     runtime: 'workerd',
