@@ -1,4 +1,5 @@
 // Number formatting shared by the Markdown, HTML, SVG and terminal writers.
+import { median } from '../lib/result.ts';
 
 export const DASH = '–';
 
@@ -27,13 +28,6 @@ export function fixed(n: number | null | undefined, digits: number, unit = ''): 
 
 export function times(r: number | null | undefined): string {
   return r == null || !Number.isFinite(r) ? DASH : `${r.toFixed(2)}×`;
-}
-
-/** The median of the rounds' figures. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** `median (lowest–highest)` of the rounds' figures, each written by `f`; one figure alone. */

@@ -1,8 +1,10 @@
 // The tracing section of the report: what tracing costs Rove (otel(app)) and Hono (@hono/otel)
 // on /test and /chain, per runtime, each measured untraced and traced in the same rounds.
+
+import { median } from '../lib/result.ts';
 import { addedMicros, keptRatios, TRACING_SCENARIOS, type TracingMode, type TracingResult, type TracingRow } from '../lib/tracing.ts';
 import { type Block, type Cell, slug } from './blocks.ts';
-import { DASH, median, rangeText, times } from './format.ts';
+import { DASH, rangeText, times } from './format.ts';
 
 const spreadText = (rs: number[]): string => rangeText(rs, times);
 

@@ -1,8 +1,10 @@
 // The uploads section of the report: one large file streamed to disk by Rove and by Hono, per
 // runtime, with throughput and the server's memory growth.
+
+import { median } from '../lib/result.ts';
 import type { UploadRow, UploadsResult } from '../lib/uploads.ts';
 import { type Block, type Cell, slug } from './blocks.ts';
-import { DASH, median, rangeText, times } from './format.ts';
+import { DASH, rangeText, times } from './format.ts';
 
 /** `median (lowest–highest)` of the rounds that ran, or the failure. */
 function spread(values: (number | null)[], digits: number, error: string | undefined): Cell {
