@@ -1,17 +1,18 @@
 import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import type { ParamKeys } from '../routing/path-params.ts';
 import { ANY, EMPTY_PARAMS, type Match, parseRoute, Router, routeVariants } from '../routing/router.ts';
-import { type AppParts, type Chain, type CompiledRoute, lazyRoute, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
+import { type AppParts, type CompiledRoute, lazyRoute, type RouteDef, type ScopedMiddleware, variantChain, walkApps } from './app-table.ts';
 import type { AppOptions, Instrument, ProxyRule, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
 import { compose, type ErrorResponder, type Handler } from './compose.ts';
-import { Context, type ContextConfig, type Env, type ExecutionContext, state } from './context.ts';
+import { Context, type Env, type ExecutionContext } from './context.ts';
+import { type Entry, makeEntry } from './entry.ts';
 import { logEscaped } from './error-log.ts';
 import type { ErrorPage } from './error-page.ts';
 import { HttpError } from './errors.ts';
 import { EventBus, type EventKind, type Listener, observeRequest } from './events.ts';
 import { internalError, problemAnswer } from './problem.ts';
 import type { RequestLike } from './request.ts';
-import { withHeaders } from './response.ts';
+import { runChain } from './run-chain.ts';
 import { allowHeader, elsewhere, unmatchedChain } from './unmatched.ts';
 
 export type { AppOptions, Instrument, RouteAdder, ServerBinding, TrailingSlashRule } from './app-types.ts';
@@ -25,11 +26,6 @@ import type { ViewRenderer } from '../views/renderer.ts';
 
 export type NotFoundHandler<E extends Env = Env> = (c: Context<E>) => Response | Promise<Response>;
 export type ErrorHandler<E extends Env = Env> = (error: unknown, c: Context<E>) => Response | Promise<Response>;
-
-/** What one entry point (app.fetch, or an adapter's bound handler) gives the requests it receives. */
-interface Entry extends ContextConfig {
-  finish: ServerBinding['finish'];
-}
 
 /** A bound app's request handler: what `app.bind` returns to an adapter. */
 export type BoundHandler = (request: RequestLike, env: unknown, ctx: ExecutionContext | undefined, info?: unknown) => Response | Promise<Response>;
@@ -87,7 +83,7 @@ export class App<E extends Env = Env> {
     options.threads?.attach(this.#events);
     options.views?.attach?.(this.#events);
     options.tasks?.attach(this.#events);
-    this.#entry = this.#makeEntry({});
+    this.#entry = makeEntry(this.settings, this.#events, proxies, {});
     for (const m of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'all'] as const) {
       this[m] = ((path: string, ...handlers: Handler[]) => this.#add(m === 'all' ? ANY : m.toUpperCase(), path, handlers)) as RouteAdder<E, this>;
     }
@@ -103,28 +99,8 @@ export class App<E extends Env = Env> {
    * Deno.serve((req, info) => handle(req, env, ctx, info));
    */
   bind(binding: ServerBinding): BoundHandler {
-    const entry = this.#makeEntry(binding);
+    const entry = makeEntry(this.settings, this.#events, this.#proxies, binding);
     return (request, env, ctx, info) => this.#handle(entry, request, env, ctx, info);
-  }
-
-  #makeEntry(binding: ServerBinding): Entry {
-    const proxies = this.#proxies;
-    const address = binding.address;
-    return {
-      bodyLimit: this.settings.bodyLimit,
-      views: this.settings.views,
-      dev: this.settings.dev,
-      threads: this.settings.threads,
-      events: this.#events,
-      respond: binding.respond,
-      header: binding.header,
-      finish: binding.finish,
-      clientIp: (request, info) => {
-        const socket = address?.(request, info);
-        return proxies === undefined ? socket : proxies.clientIp(socket, request);
-      },
-      protocol: (request, info) => (proxies === undefined ? undefined : proxies.protocol(address?.(request, info), request)),
-    };
   }
 
   // The route adders, one per method (`all` for any): made in the constructor, bound to the app.
@@ -329,56 +305,8 @@ export class App<E extends Env = Env> {
   #start(entry: Entry, c: Context<E>, request: RequestLike, route: CompiledRoute): Response | Promise<Response> {
     // The only event work on the request path when nobody listens: this one check.
     const bus = this.#events;
-    if (bus.observing) return observeRequest(bus, request, c, route.pattern, () => this.#run(entry, c, route.chain, route.onError));
-    return this.#run(entry, c, route.chain, route.onError);
-  }
-
-  /** Run a chain and turn what it returns or throws into the response. */
-  #run(entry: Entry, c: Context<E>, chain: Chain, onError: ErrorResponder): Response | Promise<Response> {
-    let out: unknown;
-    try {
-      out = chain(c);
-    } catch (error) {
-      return this.#fail(entry, error, c, onError);
-    }
-    if (out instanceof Promise) {
-      return out.then(
-        (value) => this.#settle(entry, c, value, onError),
-        (error) => this.#fail(entry, error, c, onError),
-      );
-    }
-    return this.#settle(entry, c, out, onError);
-  }
-
-  #settle(entry: Entry, c: Context<E>, value: unknown, onError: ErrorResponder): Response | Promise<Response> {
-    try {
-      return this.#finish(entry, c, value);
-    } catch (error) {
-      return this.#fail(entry, error, c, onError);
-    }
-  }
-
-  /** The response a chain ended with, with the headers set through `c.header()`, as the entry sends it. */
-  #finish(entry: Entry, c: Context<any, any>, value: unknown): Response {
-    const res = (value ?? state.res(c)) as Response | undefined;
-    // Nothing, or something else: one message for both.
-    if (!(res instanceof Response)) throw new TypeError('A handler must return a Response');
-    // A helper's response carries the headers set through c.header() already.
-    const pending = res === state.made(c) ? null : state.pendingHeaders(c);
-    const out = pending === null ? res : withHeaders(res, pending);
-    return entry.finish === undefined ? out : entry.finish(out, c);
-  }
-
-  #fail(entry: Entry, error: unknown, c: Context<E>, onError: ErrorResponder): Promise<Response> {
-    c.error = error;
-    return Promise.resolve()
-      .then(() => onError(error, c))
-      .then((res) => this.#finish(entry, c, res))
-      .catch((again) => {
-        // The error answer itself failed (a broken onError, a response the runtime cannot send).
-        logEscaped(again, c);
-        return internalError(this.settings.dev ? error : undefined);
-      });
+    if (bus.observing) return observeRequest(bus, request, c, route.pattern, () => runChain(entry, c, route.chain, route.onError));
+    return runChain(entry, c, route.chain, route.onError);
   }
 
   /**
