@@ -1,6 +1,7 @@
 /**
  * What one entry point (app.fetch, or an adapter's bound handler) gives the requests it
- * receives, made once when the app is built or bound, so a request reads it and builds nothing.
+ * receives: made once, by the App's constructor for app.fetch and by each `bind`, so a request
+ * reads it and builds nothing.
  */
 
 import type { ProxyRule, ServerBinding } from './app-types.ts';
