@@ -132,21 +132,22 @@ async function round(runtime: UploadRuntime, framework: UploadFramework, size: n
  * so that both see the same machine.
  */
 export async function measureUploads(o: {
-  sizeMiB: number;
+  /** The file's size on each runtime. */
+  sizeMiB: (runtime: UploadRuntime) => number;
   rounds: number;
   runtimes: UploadRuntime[];
   frameworks?: UploadFramework[];
   timeoutMs?: number;
   log?: (line: string) => void;
 }): Promise<UploadsResult> {
-  const size = o.sizeMiB * 1024 * 1024;
   const rows: UploadRow[] = [];
   for (const runtime of o.runtimes)
-    for (const framework of o.frameworks ?? (['rove', 'hono', 'raw'] as const)) rows.push({ runtime, framework, sizeMiB: o.sizeMiB, mbps: [], growthMiB: [] });
+    for (const framework of o.frameworks ?? (['rove', 'hono', 'raw'] as const))
+      rows.push({ runtime, framework, sizeMiB: o.sizeMiB(runtime), mbps: [], growthMiB: [] });
   for (let r = 0; r < o.rounds; r++) {
     for (const row of rows) {
       try {
-        const m = await round(row.runtime, row.framework, size, o.timeoutMs ?? 600_000);
+        const m = await round(row.runtime, row.framework, row.sizeMiB * 1024 * 1024, o.timeoutMs ?? 600_000);
         row.mbps.push(m.mbps);
         row.growthMiB.push(m.growthMiB);
         o.log?.(`round ${r + 1} ${row.runtime} ${row.framework}: ${m.mbps.toFixed(0)} MB/s, resident set +${m.growthMiB.toFixed(0)} MiB`);

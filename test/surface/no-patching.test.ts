@@ -16,9 +16,12 @@ function files(dir: string): string[] {
 
 const SRC = files(join(ROOT, 'src')).map((f) => ({ path: relative(ROOT, f).replaceAll('\\', '/'), text: readFileSync(f, 'utf8') }));
 
-// The core files that own a context's state: the app, the onion, and the core's own validate() and bodyLimit().
+// The core files that own a context's state: the app (app.ts, with the entry it builds and the
+// running of a chain split out of it), the onion, and the core's own validate() and bodyLimit().
 const STATE_OWNERS = new Set([
   'src/core/app.ts',
+  'src/core/entry.ts',
+  'src/core/run-chain.ts',
   'src/core/context.ts',
   'src/core/compose.ts',
   'src/core/validate.ts',
