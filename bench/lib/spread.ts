@@ -18,9 +18,9 @@ export interface Spread {
 
 export type Verdict = 'met' | 'missed' | 'not established';
 
-/** The per-round values of one row for a metric; one value when the run had one round. */
+/** The per-round values of one row for a metric; one value when the run had one round. None for a failed row. */
 export function roundValues(r: Row | undefined, metric: Metric): (number | null)[] | null {
-  if (!r || r.rps.avg === null) return null;
+  if (!r?.ok || r.rps.avg === null) return null;
   if (metric === 'rps') return r.roundsRps ? r.roundsRps.map((v) => (Number.isFinite(v) ? v : null)) : [r.rps.avg];
   return r.roundsCpuUsPerReq ?? [r.cpuUsPerReq];
 }

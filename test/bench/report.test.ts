@@ -93,6 +93,9 @@ describe('bench report writers', () => {
     expect(s.scenarios).toBe(2);
     expect(spreadText(s)).toBe('1.00× (0.85–1.15)');
     expect(groupSpread(rows, 'node', ['test'], 'rps', 'raw')).toBeNull();
+    // A failed row's rounds are not a measurement, even where one round answered a few requests.
+    const failed = (fw: Row['framework'], rps: number[]): Row => ({ ...rounds(fw, 'sql1', rps), ok: false, rps: { avg: 0, p50: 0 } });
+    expect(groupSpread([failed('rove', [0, 3.5, 0]), failed('hono', [0, 6, 0])], 'node', ['sql1'], 'rps', 'hono')).toBeNull();
     expect(groupSummaryText({ ...result, config: { ...result.config, rounds: 3 }, rows }).join('\n')).toContain('1.00× (0.85–1.15)');
   });
 
