@@ -1,7 +1,7 @@
 import type { App } from '../../src/core/app.ts';
 import { internalError } from '../../src/core/problem.ts';
 import { startTimers } from '../shared/background.ts';
-import { checkUnlessBuilt, respondChecked } from '../shared/checked-response.ts';
+import { checkUnlessBuilt, respondHeadersAfter } from '../shared/checked-response.ts';
 import { processHooks } from '../shared/global-errors.ts';
 import { BAD_HOST, NO_HOST, refuse } from '../shared/request-check.ts';
 import { backgroundContext, groupOption, type ServeHandle, type ServeOptions } from '../shared/serve-options.ts';
@@ -119,7 +119,7 @@ export function serve(app: App<any>, options: ServeOptions & BunServeOptions = {
   // finish: Bun writes a control character in a header value as is, a response clients refuse.
   const handle = app.bind({
     address: (request, info) => (info as BunServer | undefined)?.requestIP(request as Request)?.address,
-    respond: respondChecked,
+    respond: respondHeadersAfter,
     finish: finishBun,
   });
   const idle = options.idleTimeoutMs;

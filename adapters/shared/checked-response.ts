@@ -52,16 +52,24 @@ export function respondChecked(body: string | Uint8Array | null, status: number,
     }
     return new CheckedResponse(body as BodyInit | null, init);
   }
-  return respondOther(body, status, record, count);
+  // Any other status or header set: set on the built response.
+  return respondHeadersAfter(body, status, record);
 }
 
-/** Any other status or header set: compiled only when an app first answers one. */
-function respondOther(body: string | Uint8Array | null, status: number, record: HeaderRecord, count: number): Response {
+/**
+ * Bun's binding `respond`: the same CheckedResponse, its headers set after it is built. On Bun a
+ * Response built with a headers init costs more than one whose headers are set afterwards (the
+ * figures are in docs/design-notes.md); on Deno it is the other way round, so Deno keeps respondChecked.
+ *
+ * @example
+ * const res = respondHeadersAfter('ok', 200, { 'content-type': 'text/plain;charset=UTF-8' });
+ */
+export function respondHeadersAfter(body: string | Uint8Array | null, status: number, record: HeaderRecord): Response {
   const res = new CheckedResponse(body as BodyInit | null, status === 200 ? undefined : { status });
-  if (count === 0) return res;
-  const headers = headersOf.call(res);
+  let headers: Headers | undefined;
   for (const k in record) {
     const v = record[k];
+    headers ??= headersOf.call(res); // the native getter: the response stays as built
     if (typeof v === 'string') headers.set(k, v);
     else for (let i = 0; i < v.length; i++) headers.append(k, v[i]);
   }
