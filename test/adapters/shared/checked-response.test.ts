@@ -2,17 +2,18 @@
 // checked, is written as is until something touches its headers; anything else is checked.
 // Nothing of this reaches the core: app.fetch and app.request keep plain Responses.
 import { describe, expect, it } from 'vitest';
-import { BUILT, CheckedResponse, checkUnlessBuilt, respondChecked } from '../../../adapters/shared/checked-response.ts';
+import { BUILT, CheckedResponse, checkUnlessBuilt, respondChecked, respondHeadersAfter } from '../../../adapters/shared/checked-response.ts';
+import type { ResponseFactory } from '../../../src/core/context.ts';
 import { App } from '../../../src/index.ts';
 import { cors } from '../../../src/middleware/cors/index.ts';
 
 const BAD = 'a\u0001b';
 
-/** An app bound as Deno's and Bun's adapters bind it; `checked` counts the responses that were checked. */
-function bound(app: App) {
+/** An app bound as Deno's (respondChecked) or Bun's (respondHeadersAfter) adapter binds it; `checked` counts the responses that were checked. */
+function boundWith(app: App, respond: ResponseFactory) {
   const seen = { checked: 0 };
   const handle = app.bind({
-    respond: respondChecked,
+    respond,
     finish: (res) => {
       if (!(res instanceof CheckedResponse) || !res[BUILT]) seen.checked++;
       checkUnlessBuilt(res);
@@ -22,7 +23,35 @@ function bound(app: App) {
   return { seen, send: (path: string, init?: RequestInit) => handle(new Request(`http://localhost${path}`, init), {}, undefined) };
 }
 
-describe('checked responses (Deno and Bun bindings)', () => {
+describe.each([
+  ['Deno', respondChecked],
+  ['Bun', respondHeadersAfter],
+] as const)('checked responses (the %s binding)', (_runtime, respond) => {
+  const bound = (app: App) => boundWith(app, respond);
+
+  it('builds what the other factory builds: status, type, repeated headers, cookies', async () => {
+    const app = new App();
+    app.get('/text', (c) => c.text('hi'));
+    app.get('/json', (c) => c.json({ ok: 1 }, 201));
+    app.get('/many', (c) => {
+      c.header('x-a', '1');
+      c.header('x-a', '2', { append: true });
+      c.header('set-cookie', 'a=1');
+      c.header('set-cookie', 'b=2', { append: true });
+      return c.html('<p>x</p>', 202, { 'x-b': '3' });
+    });
+    app.get('/empty', (c) => c.body(null, 204));
+    for (const path of ['/text', '/json', '/many', '/empty']) {
+      const [mine, other] = await Promise.all([
+        bound(app).send(path),
+        boundWith(app, respond === respondChecked ? respondHeadersAfter : respondChecked).send(path),
+      ]);
+      expect(mine).toBeInstanceOf(CheckedResponse);
+      expect(mine.status).toBe(other.status);
+      expect([...mine.headers]).toEqual([...other.headers]);
+      expect(await mine.text()).toBe(await other.text());
+    }
+  });
   it('writes a helper response without a second check, and checks one the handler built', async () => {
     const app = new App();
     app.get('/helper', (c) => c.json({ ok: true }, 201, { 'x-a': '1' }));
