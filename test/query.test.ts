@@ -26,7 +26,7 @@ describe('queryValue', () => {
     );
   });
 
-  it('answers without the full parse for plain and escaped query strings', () => {
+  it('answers without the full parse for plain query strings', () => {
     const plain = fc.array(fc.tuple(fc.stringMatching(/^[a-z0-9_.-]{0,5}$/), fc.option(fc.stringMatching(/^[a-z0-9_.=-]{0,5}$/))), { maxLength: 6 });
     fc.assert(
       fc.property(plain, fc.stringMatching(/^[a-z0-9_.-]{0,5}$/), (pairs, name) => {
@@ -34,30 +34,16 @@ describe('queryValue', () => {
         expect(queryValue(qs, name)).toBe(reference(qs, name));
       }),
     );
-    // Names and values a form or URL would encode: percent escapes of any text, spaces as `+`.
-    const text = fc.string({ maxLength: 5, unit: 'grapheme' });
-    const encode = (t: string, plus: boolean) => (plus ? encodeURIComponent(t).replace(/%20/g, '+') : encodeURIComponent(t));
-    fc.assert(
-      fc.property(fc.array(fc.tuple(text, text, fc.boolean()), { maxLength: 6 }), text, (pairs, name) => {
-        const qs = pairs.map(([k, v, plus]) => `${encode(k, plus)}=${encode(v, plus)}`).join('&');
-        expect(queryValue(qs, name)).toBe(reference(qs, name));
-      }),
-    );
   });
 
-  it('decodes + and escapes itself, and leaves what only URLSearchParams decodes to it', () => {
-    expect(queryValue('x=1&name=a%20b+c', 'name')).toBe('a b c');
+  it('leaves escaped query strings to the full parse', () => {
+    expect(queryValue('x=1&name=a%20b+c', 'name')).toBe(undefined);
     expect(queryValue('x=1&&name=2', '')).toBe(null);
     expect(queryValue('=1&name=2', '')).toBe('1');
     expect(queryValue('name&x=1', 'name')).toBe('');
     expect(queryValue('x=1', 'name')).toBe(null);
-    expect(queryValue('na%6De=1', 'name')).toBe('1');
-    expect(queryValue('a%2Bb=1&a+b=2', 'a b')).toBe('2');
-    expect(queryValue('name=%C3%A9', 'name')).toBe('é');
-    expect(queryValue('x=%zz&name=1', 'name')).toBe('1'); // a broken escape in a value not asked for
+    expect(queryValue('na%6De=1', 'name')).toBe(undefined);
     expect(queryValue('name=%zz', 'name')).toBe(undefined);
-    expect(queryValue('name=%E2%82', 'name')).toBe(undefined);
-    expect(queryValue('name=\uD800', 'name')).toBe(undefined);
   });
 
   it('c.req.query(name) gives what URLSearchParams gives, through either path', async () => {
