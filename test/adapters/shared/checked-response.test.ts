@@ -52,6 +52,7 @@ describe.each([
       expect(await mine.text()).toBe(await other.text());
     }
   });
+
   it('writes a helper response without a second check, and checks one the handler built', async () => {
     const app = new App();
     app.get('/helper', (c) => c.json({ ok: true }, 201, { 'x-a': '1' }));
