@@ -12,6 +12,7 @@ import { Aborted, interruptible } from './lib/interrupt.ts';
 import { stopLoad } from './lib/load.ts';
 import { mergeRows, splitResumed } from './lib/merge.ts';
 import { collectMeta } from './lib/meta.ts';
+import { checkPerf } from './lib/perf-record.ts';
 import { pinningText, setUpPinning } from './lib/pin.ts';
 import { prepareRedis } from './lib/redis-run.ts';
 import { type BenchResult, configForJson, type Row } from './lib/result.ts';
@@ -97,6 +98,14 @@ async function main(): Promise<number> {
     return 0;
   }
 
+  if (config.perf !== undefined) {
+    try {
+      checkPerf();
+    } catch (err) {
+      console.error(`bench: ${(err as Error).message}`);
+      return 2;
+    }
+  }
   const database = await prepareDatabase(config, console.log);
   const redis = await prepareRedis(config, console.log);
   const args = process.argv.slice(2).join(' ');

@@ -55,6 +55,7 @@ export interface Flags {
   out?: string;
   report?: string;
   cpuProf?: string;
+  perf?: string;
   resume?: boolean;
   merge?: string;
   pin?: string;
@@ -81,6 +82,8 @@ export interface Config extends LoadSettings {
   report?: string;
   /** Directory for CPU profiles of the node and bun targets (--cpu-prof). */
   cpuProf?: string;
+  /** Directory for Linux perf recordings of each measured window (--perf). */
+  perf?: string;
   /** Keep the rows already in --out (an interrupted run of the same settings) and measure the rest. */
   resume: boolean;
   /** After the run, put its rows into this earlier result in place of the rows they measure again. */
@@ -134,6 +137,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
                                  --merge, put that run's rows into the merge file instead
   --cpu-prof DIR                 write CPU profiles of the node, bun and deno targets to DIR
                                  (summarise them with bench/profile.ts)
+  --perf DIR                     record each measured window with Linux perf into DIR, V8's
+                                 code named (--perf-basic-prof); split µs per request with
+                                 bench/perf-split.ts (slows the servers: for profiles only)
   --db-pool N                    PostgreSQL pool size per server process (default 10)
   --db-cpu load|server|off       with pinning, run PostgreSQL on the load generator's
                                  core (default), on the servers' core, or unpinned
@@ -168,6 +174,7 @@ const STRING_FLAGS: Record<string, keyof Flags> = {
   report: 'report',
   merge: 'merge',
   'cpu-prof': 'cpuProf',
+  perf: 'perf',
   pin: 'pin',
   'runtime-load': 'runtimeLoad',
   'db-cpu': 'dbCpu',
@@ -239,6 +246,7 @@ export function resolveConfig(flags: Flags, scenarioIds: readonly string[]): Con
     out: flags.out ?? (profile === 'report' ? REPORT_JSON : `tmp/bench/${profile}.json`),
     report: flags.report,
     cpuProf: flags.cpuProf,
+    ...(flags.perf !== undefined ? { perf: flags.perf } : {}),
     // The report's rounds each get their own processes, so a slow or fast process shows as spread.
     fresh: flags.fresh ?? profile === 'report',
     resume: flags.resume ?? false,

@@ -13,6 +13,7 @@ import { Aborted } from './interrupt.ts';
 import { knownLimit } from './known-limits.ts';
 import { setListener } from './listener-cost.ts';
 import { type LoadResult, runLoad } from './load.ts';
+import { type PerfWindow, startPerf } from './perf-record.ts';
 import { pinnedCommand } from './pin.ts';
 import { poolRound } from './pool-p99.ts';
 import { backgroundMeter, cpuDeltaUs, peakRssMB, resetPeakRss, treeCpuUs } from './proc-stats.ts';
@@ -203,6 +204,7 @@ export class Runner {
         processes: this.config.processes,
         baseline: this.config.baseline,
         cpuProfDir: t.runtime !== 'workerd' ? this.config.cpuProf : undefined,
+        perfMap: this.config.perf !== undefined,
       });
     } catch (err) {
       t.startError = (err as Error).message;
@@ -277,6 +279,7 @@ export class Runner {
     const load = { ...loadFor(t.runtime, c, s.id), ...(s.pipelining ? { pipelining: s.pipelining, reason: SCENARIO_PIPELINING_REASON } : {}) };
     if (load.connections !== c.connections || load.pipelining !== c.pipelining) row.load = load;
     const pool = s.method === 'pool-p99' && s.saturate !== undefined;
+    let perf: PerfWindow | null = null;
     try {
       if (s.variant === 'db') await tidyDatabase();
       await this.#waitQuiet(label);
@@ -294,6 +297,7 @@ export class Runner {
       const pids = processTree(child.pid);
       resetPeakRss(pids);
       const background = backgroundMeter();
+      if (c.perf) perf = startPerf(c.perf, `${t.runtime}-${t.framework}-${s.id}-r${round + 1}${tag.replace(/\W+/g, '-')}`, pids);
       const cpu0 = treeCpuUs(pids);
       let r: LoadResult;
       if (pool) {
@@ -321,6 +325,8 @@ export class Runner {
       }
       const after = [...new Set([...pids, ...processTree(child.pid)])];
       const cpu = cpuDeltaUs(cpu0, treeCpuUs(after));
+      await perf?.stop(r.requests, cpu);
+      perf = null;
       const bg = background();
       row.backgroundCpuPct = bg === null ? null : Math.round(bg);
       row.rssPeakMB = round1(peakRssMB(after));
@@ -347,6 +353,7 @@ export class Runner {
       const limit = row.ok ? undefined : knownLimit(row.runtime, row.scenario, load.pipelining);
       row.error = row.ok ? null : `under load: ${problems.join(', ')}${limit ? ` (known runtime limit: ${limit.note})` : ''}`;
     } catch (err) {
+      await perf?.stop(0, 0); // a window with no requests: perf-split leaves it out
       if (err instanceof Aborted) throw err;
       row.error = `load failed: ${(err as Error).message}`;
     }

@@ -7,6 +7,7 @@ import { ROOT, resolveBin } from '../../dev/proc.ts';
 import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 import type { FrameworkId, RuntimeId } from './config.ts';
 import { dbEnv } from './db-run.ts';
+import { V8_PERF_FLAG } from './perf-record.ts';
 import { redisEnv } from './redis-run.ts';
 import type { Variant } from './scenarios.ts';
 
@@ -52,18 +53,33 @@ export interface LaunchOptions {
   baseline?: string;
   /** node, bun, deno and deno-deploy: write CPU profiles (.cpuprofile) into this directory on exit. */
   cpuProfDir?: string;
+  /** V8 writes a perf map of its compiled code (--perf): node, deno, deno-deploy and workerd. */
+  perfMap?: boolean;
 }
 
 const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 // What examples/threads/README.md asks of pool users on Deno: the permission to lower thread
 // priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code slowed the main
 // thread's /test-cpu loop: docs/design-notes.md).
-const DENO_POOL_FLAGS = ['--allow-sys=setPriority', '--v8-flags=--no-maglev'];
+const DENO_POOL_FLAGS = ['--allow-sys=setPriority'];
 // The `cpu` variant (test-cpu): V8's Maglev tier off, so the loop runs in TurboFan code under every
 // framework. With Maglev, the first function Maglev compiles with the loop inlined into it keeps it
 // in Maglev code, about 3.5× slower, and which function that is depends on the code around the
 // handler, not on the work (docs/benchmarks/methods.md). Node 20 has no Maglev by default; Bun is JSC.
 const NO_MAGLEV = '--no-maglev';
+
+/** V8 flags of a target: no Maglev where a variant asks it (above), V8's perf map under --perf. */
+function v8Flags(o: LaunchOptions): string[] {
+  const flags = o.variant === 'cpu' || (o.variant === 'workers' && o.runtime === 'deno') ? [NO_MAGLEV] : [];
+  if (o.perfMap) flags.push(V8_PERF_FLAG);
+  return flags;
+}
+
+/** Deno takes its V8 flags as one comma-separated list. */
+function denoV8Flags(o: LaunchOptions): string[] {
+  const flags = v8Flags(o);
+  return flags.length > 0 ? [`--v8-flags=${flags.join(',')}`] : [];
+}
 
 /** Deno's CPU profile flags (Deno writes the .cpuprofile on a clean exit, so SIGTERM exits). */
 function denoProfile(o: LaunchOptions): string[] {
@@ -112,6 +128,7 @@ export function launchFor(o: LaunchOptions): Launch {
       // routes directory (its node entry scans and imports the .ts route files as it starts).
       const bundled = o.variant !== 'workers' && o.framework !== 'rove-fs';
       const args = bundled ? [] : ['--import', 'tsx'];
+      if (o.perfMap) args.push(V8_PERF_FLAG);
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
         // One directory per target: node writes one file per thread (tsx's loader hooks run in their own).
@@ -134,7 +151,7 @@ export function launchFor(o: LaunchOptions): Launch {
           ...DENO_PERMISSIONS,
           ...(group ? ['--allow-run'] : []),
           ...(o.variant === 'workers' ? DENO_POOL_FLAGS : []),
-          ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []),
+          ...denoV8Flags(o),
           ...denoProfile(o),
           entry,
         ],
@@ -148,7 +165,7 @@ export function launchFor(o: LaunchOptions): Launch {
           'serve',
           ...DENO_PERMISSIONS,
           ...(group ? ['--parallel'] : []),
-          ...(o.variant === 'cpu' ? [`--v8-flags=${NO_MAGLEV}`] : []),
+          ...denoV8Flags(o),
           ...denoProfile(o),
           '--host',
           '127.0.0.1',
@@ -181,7 +198,8 @@ export function launchFor(o: LaunchOptions): Launch {
         root,
       );
       const db = o.variant === 'db' ? { compatibilityFlags: ['nodejs_compat'], bindings: dbEnv(), allowLocalNetwork: true } : {};
-      const v8 = o.variant === 'cpu' ? { v8Flags: [NO_MAGLEV] } : {};
+      const flags = v8Flags(o);
+      const v8 = flags.length > 0 ? { v8Flags: flags } : {};
       writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: o.port, module: 'worker.js', ...db, ...v8 }));
       return { bin: resolveBin('workerd'), args: ['serve', join(dir, 'config.capnp')], env, cwd: root };
     }

@@ -1,0 +1,40 @@
+// --perf DIR: Linux perf samples of a server's processes over each measured window. V8 runtimes
+// start with --perf-basic-prof, so compiled JavaScript has names in the samples; the JSON beside
+// each recording holds the window's requests and CPU, so bench/perf-split.ts can give µs per
+// request by where the time went (kernel, the runtime, the framework's JavaScript).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startChild, stopChild } from '../../dev/proc.ts';
+
+/** V8's flag for a perf map (/tmp/perf-PID.map) of the code it compiles. */
+export const V8_PERF_FLAG = '--perf-basic-prof';
+/** Samples per second: an odd rate, so the sampling does not beat with a timer. */
+const SAMPLE_HZ = '1999';
+
+/** What --perf needs: Linux perf on PATH. Throws a readable error without it. */
+export function checkPerf(): void {
+  const r = spawnSync('perf', ['--version'], { stdio: 'ignore' });
+  if (r.error || r.status !== 0) throw new Error('--perf needs Linux perf on PATH (Debian: apt-get install linux-perf)');
+}
+
+export interface PerfWindow {
+  /** Stops the recording (perf writes its file on SIGTERM) and saves the window's counts beside it. */
+  stop(requests: number, cpuUs: number): Promise<void>;
+}
+
+/**
+ * Starts `perf record` on `pids` (every thread of each), as the runner's child: it runs on the
+ * load generator's core when pinning is on, not on the server's.
+ */
+export function startPerf(dir: string, name: string, pids: readonly number[]): PerfWindow {
+  mkdirSync(dir, { recursive: true });
+  const data = join(dir, `${name}.data`);
+  const child = startChild('perf', ['record', '-e', 'cpu-clock', '-F', SAMPLE_HZ, '-g', '-q', '-p', pids.join(','), '-o', data], {});
+  return {
+    async stop(requests, cpuUs) {
+      await stopChild(child);
+      writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ requests, cpuUs, data: `${name}.data` })}\n`);
+    },
+  };
+}
