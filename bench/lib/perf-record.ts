@@ -7,8 +7,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startChild, stopChild } from '../../dev/proc.ts';
 
-/** V8's flag for a perf map (/tmp/perf-PID.map) of the code it compiles. */
-export const V8_PERF_FLAG = '--perf-basic-prof';
+/**
+ * V8's flags for a perf map (/tmp/perf-PID.map) of the code it compiles. The map turns on V8's
+ * own log too, which goes to isolate-*.log in the working directory unless sent elsewhere.
+ */
+export const V8_PERF_FLAGS = ['--perf-basic-prof', '--logfile=/dev/null'];
 /** Samples per second: an odd rate, so the sampling does not beat with a timer. */
 const SAMPLE_HZ = '1999';
 

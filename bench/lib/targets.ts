@@ -7,7 +7,7 @@ import { ROOT, resolveBin } from '../../dev/proc.ts';
 import { bundleWorker, workerdConfig } from '../../dev/workerd.ts';
 import type { FrameworkId, RuntimeId } from './config.ts';
 import { dbEnv } from './db-run.ts';
-import { V8_PERF_FLAG } from './perf-record.ts';
+import { V8_PERF_FLAGS } from './perf-record.ts';
 import { redisEnv } from './redis-run.ts';
 import type { Variant } from './scenarios.ts';
 
@@ -71,7 +71,7 @@ const NO_MAGLEV = '--no-maglev';
 /** V8 flags of a target: no Maglev where a variant asks it (above), V8's perf map under --perf. */
 function v8Flags(o: LaunchOptions): string[] {
   const flags = o.variant === 'cpu' || (o.variant === 'workers' && o.runtime === 'deno') ? [NO_MAGLEV] : [];
-  if (o.perfMap) flags.push(V8_PERF_FLAG);
+  if (o.perfMap) flags.push(...V8_PERF_FLAGS);
   return flags;
 }
 
@@ -128,7 +128,7 @@ export function launchFor(o: LaunchOptions): Launch {
       // routes directory (its node entry scans and imports the .ts route files as it starts).
       const bundled = o.variant !== 'workers' && o.framework !== 'rove-fs';
       const args = bundled ? [] : ['--import', 'tsx'];
-      if (o.perfMap) args.push(V8_PERF_FLAG);
+      if (o.perfMap) args.push(...V8_PERF_FLAGS);
       if (o.cpuProfDir) {
         // The profile is written on a clean exit only, so turn SIGTERM into process.exit().
         // One directory per target: node writes one file per thread (tsx's loader hooks run in their own).
