@@ -85,6 +85,26 @@ function report(data: string): Sample[] {
   return out.split('\n').flatMap((l) => parseReportLine(l) ?? []);
 }
 
+/** The median of each group's µs per request over a row's rounds (files named …-rN). */
+export function medianOfRounds(splits: readonly Split[]): { row: string; cpu: number; groups: Map<string, number> }[] {
+  const rows = new Map<string, Split[]>();
+  for (const s of splits) {
+    const row = s.name.replace(/-r\d+$/, '');
+    rows.set(row, [...(rows.get(row) ?? []), s]);
+  }
+  const median = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b);
+    const mid = v.length >> 1;
+    return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+  };
+  return [...rows].map(([row, rounds]) => {
+    const names = new Set(rounds.flatMap((r) => r.groups.map(([g]) => g)));
+    const groups = new Map<string, number>();
+    for (const g of names) groups.set(g, median(rounds.map((r) => r.groups.find(([n]) => n === g)?.[1] ?? 0)));
+    return { row, cpu: median(rounds.map((r) => r.cpuUsPerRequest)), groups };
+  });
+}
+
 function main(argv: string[]): void {
   const dir = argv[0];
   if (dir === undefined) {
@@ -97,16 +117,23 @@ function main(argv: string[]): void {
   };
   const top = Number(flag('--top') ?? 15);
   const match = flag('--match') ?? '';
+  const splits: Split[] = [];
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.json') && f.includes(match))
     .sort()) {
     const w = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { requests: number; cpuUs: number; data: string };
     if (!(w.requests > 0)) continue; // a window whose load failed
     const s = split(file.slice(0, -5), report(join(dir, w.data)), w.requests, w.cpuUs, top);
+    splits.push(s);
     console.log(`\n${s.name}: ${s.requests} requests, ${s.cpuUsPerRequest.toFixed(1)} µs of CPU per request`);
     for (const [g, us] of s.groups) console.log(`  ${us.toFixed(2).padStart(7)} µs  ${g}`);
     console.log('  top symbols:');
     for (const [k, us] of s.top) console.log(`  ${us.toFixed(2).padStart(7)} µs  ${k.slice(0, 110)}`);
+  }
+  console.log('\nmedian over rounds, µs per request:');
+  for (const r of medianOfRounds(splits)) {
+    const parts = [...r.groups].sort((a, b) => b[1] - a[1]).map(([g, us]) => `${g} ${us.toFixed(2)}`);
+    console.log(`  ${r.row}: CPU ${r.cpu.toFixed(1)} · ${parts.join(' · ')}`);
   }
 }
 
