@@ -28,7 +28,8 @@ export function parseReportLine(line: string): Sample | null {
 // extensions, workerd's internal modules.
 const RUNTIME_JS = /(^|\s)(node:|ext:|internal:|cloudflare:|workerd:)/;
 const GC = /Heap::|Scaveng|MarkCompact|Sweeper|Evacuat|GlobalHandles|IncrementalMarking|ConcurrentMarking|MinorMark|Unscavenged/;
-const ALLOC = /malloc|tcmalloc|^free$|^cfree|^_int_|^__libc_(malloc|free|calloc)/;
+// Case-insensitive: workerd's tcmalloc names its entry points TCMallocInternal….
+const ALLOC = /malloc|^free$|^cfree|^_int_|^__libc_(free|calloc)/i;
 
 /** Where a sample landed. */
 export function groupOf(dso: string, sym: string): string {

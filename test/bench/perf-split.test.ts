@@ -23,6 +23,7 @@ describe('bench/perf-split', () => {
     expect(groupOf('[JIT] tid 1', '0x00007f3a2c001234')).toBe('unnamed JIT code');
     expect(groupOf('node', 'v8::internal::Heap::Scavenge')).toBe('V8 garbage collector');
     expect(groupOf('libc.so.6', '_int_malloc')).toBe('memory allocation');
+    expect(groupOf('workerd', 'TCMallocInternalDeleteArraySized')).toBe('memory allocation');
     expect(groupOf('libc.so.6', '__GI___writev')).toBe('libc');
     expect(groupOf('workerd', 'kj::EventLoop::turn')).toBe('runtime native code');
   });
