@@ -56,7 +56,30 @@ export function portableSchedule(schedule: string): string {
   // restricting both would run on different days.
   if (out[2] !== '*' && out[4] !== '*')
     throw new ScheduleError(schedule, 'both the day of the month and the day of the week are restricted, which platforms combine differently');
+  if (out[2] !== '*' && !daysMeetMonths(values(out[2]!, FIELDS[2]!), values(out[3]!, FIELDS[3]!)))
+    throw new ScheduleError(schedule, 'no month given has the days given (as 31 APR or 30 FEB), so it would never run');
   return out.join(' ');
+}
+
+// The longest each month gets: February has 29 days in a leap year.
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysMeetMonths(days: Set<number>, months: Set<number>): boolean {
+  const first = Math.min(...days);
+  for (const m of months) if (first <= MONTH_DAYS[m - 1]!) return true;
+  return false;
+}
+
+/** The values a checked field names: its ranges, steps, lists and names expanded. */
+function values(text: string, field: Field): Set<number> {
+  const out = new Set<number>();
+  for (const item of text.split(',')) {
+    const [, range, step] = ITEM.exec(item)!;
+    const ends = range === '*' ? [field.min, field.max] : range!.split('-').map((v) => value(text, v, field));
+    const to = ends.length === 2 ? ends[1]! : ends[0]!;
+    for (let v = ends[0]!; v <= to; v += step === undefined ? 1 : Number(step)) out.add(v);
+  }
+  return out;
 }
 
 function checkField(schedule: string, text: string, field: Field): string {
