@@ -86,24 +86,66 @@ function report(data: string): Sample[] {
   return out.split('\n').flatMap((l) => parseReportLine(l) ?? []);
 }
 
-/** The median of each group's µs per request over a row's rounds (files named …-rN). */
-export function medianOfRounds(splits: readonly Split[]): { row: string; cpu: number; groups: Map<string, number> }[] {
-  const rows = new Map<string, Split[]>();
-  for (const s of splits) {
-    const row = s.name.replace(/-r\d+$/, '');
-    rows.set(row, [...(rows.get(row) ?? []), s]);
+/** Which row a recording is of, as the bench saved it beside the recording. */
+export interface WindowName {
+  runtime: string;
+  framework: string;
+  scenario: string;
+  tag?: string;
+}
+
+export interface RowMedian extends WindowName {
+  rounds: number;
+  cpu: number;
+  groups: Map<string, number>;
+}
+
+const median = (xs: number[]) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+};
+
+/** The median of each group's µs per request over a row's rounds. */
+export function medianOfRounds(windows: readonly { name: WindowName; split: Split }[]): RowMedian[] {
+  const rows = new Map<string, { name: WindowName; splits: Split[] }>();
+  for (const w of windows) {
+    const key = [w.name.runtime, w.name.framework, w.name.scenario, w.name.tag ?? ''].join('\0');
+    const row = rows.get(key) ?? { name: w.name, splits: [] };
+    row.splits.push(w.split);
+    rows.set(key, row);
   }
-  const median = (xs: number[]) => {
-    const v = [...xs].sort((a, b) => a - b);
-    const mid = v.length >> 1;
-    return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
-  };
-  return [...rows].map(([row, rounds]) => {
-    const names = new Set(rounds.flatMap((r) => r.groups.map(([g]) => g)));
+  return [...rows.values()].map(({ name, splits }) => {
     const groups = new Map<string, number>();
-    for (const g of names) groups.set(g, median(rounds.map((r) => r.groups.find(([n]) => n === g)?.[1] ?? 0)));
-    return { row, cpu: median(rounds.map((r) => r.cpuUsPerRequest)), groups };
+    for (const g of new Set(splits.flatMap((r) => r.groups.map(([n]) => n)))) {
+      groups.set(g, median(splits.map((r) => r.groups.find(([n]) => n === g)?.[1] ?? 0)));
+    }
+    return { ...name, rounds: splits.length, cpu: median(splits.map((r) => r.cpuUsPerRequest)), groups };
   });
+}
+
+/** One markdown table per runtime and scenario: the frameworks side by side, µs per request. */
+export function sideBySide(rows: readonly RowMedian[]): string {
+  const cells = new Map<string, RowMedian[]>();
+  for (const r of rows) {
+    const key = `${r.runtime} · ${r.scenario}${r.tag ? ` · ${r.tag}` : ''}`;
+    cells.set(key, [...(cells.get(key) ?? []), r]);
+  }
+  const out: string[] = [];
+  const order = (f: string) => {
+    const i = ['rove', 'rove-baseline', 'rove-fs', 'hono', 'raw'].indexOf(f);
+    return i < 0 ? 99 : i;
+  };
+  for (const [key, unsorted] of cells) {
+    const list = [...unsorted].sort((a, b) => order(a.framework) - order(b.framework));
+    const groups = [...new Set(list.flatMap((r) => [...r.groups.keys()]))].sort((a, b) => (list[0]!.groups.get(b) ?? 0) - (list[0]!.groups.get(a) ?? 0));
+    out.push(`\n${key} (µs per request, median of rounds)\n`);
+    out.push(`| | ${list.map((r) => `${r.framework} (${r.rounds})`).join(' | ')} |`);
+    out.push(`| --- |${list.map(() => ' ---: |').join('')}`);
+    out.push(`| CPU | ${list.map((r) => r.cpu.toFixed(1)).join(' | ')} |`);
+    for (const g of groups) out.push(`| ${g} | ${list.map((r) => (r.groups.get(g) ?? 0).toFixed(2)).join(' | ')} |`);
+  }
+  return out.join('\n');
 }
 
 function main(argv: string[]): void {
@@ -118,24 +160,20 @@ function main(argv: string[]): void {
   };
   const top = Number(flag('--top') ?? 15);
   const match = flag('--match') ?? '';
-  const splits: Split[] = [];
+  const windows: { name: WindowName; split: Split }[] = [];
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.json') && f.includes(match))
     .sort()) {
-    const w = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { requests: number; cpuUs: number; data: string };
+    const w = JSON.parse(readFileSync(join(dir, file), 'utf8')) as WindowName & { requests: number; cpuUs: number; data: string };
     if (!(w.requests > 0)) continue; // a window whose load failed
     const s = split(file.slice(0, -5), report(join(dir, w.data)), w.requests, w.cpuUs, top);
-    splits.push(s);
+    windows.push({ name: w, split: s });
     console.log(`\n${s.name}: ${s.requests} requests, ${s.cpuUsPerRequest.toFixed(1)} µs of CPU per request`);
     for (const [g, us] of s.groups) console.log(`  ${us.toFixed(2).padStart(7)} µs  ${g}`);
-    console.log('  top symbols:');
+    if (s.top.length > 0) console.log('  top symbols:');
     for (const [k, us] of s.top) console.log(`  ${us.toFixed(2).padStart(7)} µs  ${k.slice(0, 110)}`);
   }
-  console.log('\nmedian over rounds, µs per request:');
-  for (const r of medianOfRounds(splits)) {
-    const parts = [...r.groups].sort((a, b) => b[1] - a[1]).map(([g, us]) => `${g} ${us.toFixed(2)}`);
-    console.log(`  ${r.row}: CPU ${r.cpu.toFixed(1)} · ${parts.join(' · ')}`);
-  }
+  console.log(sideBySide(medianOfRounds(windows)));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2));

@@ -21,6 +21,16 @@ export function checkPerf(): void {
   if (r.error || r.status !== 0) throw new Error('--perf needs Linux perf on PATH (Debian: apt-get install linux-perf)');
 }
 
+/** Which row and round a recording is of: its file name, and the fields perf-split groups by. */
+export interface PerfWindowName {
+  runtime: string;
+  framework: string;
+  scenario: string;
+  round: number;
+  /** A second window of the same round (the listener row's on and off). */
+  tag?: string;
+}
+
 export interface PerfWindow {
   /** Stops the recording (perf writes its file on SIGTERM) and saves the window's counts beside it. */
   stop(requests: number, cpuUs: number): Promise<void>;
@@ -30,14 +40,15 @@ export interface PerfWindow {
  * Starts `perf record` on `pids` (every thread of each), as the runner's child: it runs on the
  * load generator's core when pinning is on, not on the server's.
  */
-export function startPerf(dir: string, name: string, pids: readonly number[]): PerfWindow {
+export function startPerf(dir: string, window: PerfWindowName, pids: readonly number[]): PerfWindow {
+  const name = `${window.runtime}-${window.framework}-${window.scenario}-r${window.round}${window.tag ? `-${window.tag}` : ''}`;
   mkdirSync(dir, { recursive: true });
   const data = join(dir, `${name}.data`);
   const child = startChild('perf', ['record', '-e', 'cpu-clock', '-F', SAMPLE_HZ, '-g', '-q', '-p', pids.join(','), '-o', data], {});
   return {
     async stop(requests, cpuUs) {
       await stopChild(child);
-      writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ requests, cpuUs, data: `${name}.data` })}\n`);
+      writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ ...window, requests, cpuUs, data: `${name}.data` })}\n`);
     },
   };
 }

@@ -297,7 +297,9 @@ export class Runner {
       const pids = processTree(child.pid);
       resetPeakRss(pids);
       const background = backgroundMeter();
-      if (c.perf) perf = startPerf(c.perf, `${t.runtime}-${t.framework}-${s.id}-r${round + 1}${tag.replace(/\W+/g, '-')}`, pids);
+      const perfTag = tag.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+      if (c.perf)
+        perf = startPerf(c.perf, { runtime: t.runtime, framework: t.framework, scenario: s.id, round: round + 1, ...(perfTag ? { tag: perfTag } : {}) }, pids);
       const cpu0 = treeCpuUs(pids);
       let r: LoadResult;
       if (pool) {

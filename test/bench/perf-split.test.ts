@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupOf, parseReportLine, split } from '../../bench/perf-split.ts';
+import { groupOf, medianOfRounds, parseReportLine, sideBySide, split } from '../../bench/perf-split.ts';
 
 describe('bench/perf-split', () => {
   it('reads the lines of perf report --sort dso,sym', () => {
@@ -45,5 +45,29 @@ describe('bench/perf-split', () => {
       ['framework and app JavaScript', 6],
     ]);
     expect(s.top[0]).toEqual(['a (kernel)', 10]);
+  });
+
+  it("takes the median of each group over a row's rounds, and sets the frameworks side by side", () => {
+    const window = (framework: string, cpu: number, js: number) => ({
+      name: { runtime: 'node', framework, scenario: 'text' },
+      split: split(
+        'x',
+        [
+          { pct: (js / cpu) * 100, dso: '[JIT] tid 1', sym: 'JS:*f file:///a.js:1:1' },
+          { pct: 100 - (js / cpu) * 100, dso: '[kernel.kallsyms]', sym: 'k' },
+        ],
+        1,
+        cpu,
+      ),
+    });
+    const rows = medianOfRounds([window('raw', 10, 1), window('rove', 12, 2), window('rove', 11, 1), window('rove', 20, 3)]);
+    const rove = rows.find((r) => r.framework === 'rove')!;
+    expect(rove.rounds).toBe(3);
+    expect(rove.cpu).toBe(12);
+    expect(rove.groups.get('framework and app JavaScript')).toBeCloseTo(2);
+    const table = sideBySide(rows);
+    expect(table).toContain('node · text');
+    expect(table).toContain('| | rove (3) | raw (1) |');
+    expect(table).toContain('| CPU | 12.0 | 10.0 |');
   });
 });
