@@ -167,7 +167,7 @@ function main(argv: string[]): void {
     const w = JSON.parse(readFileSync(join(dir, file), 'utf8')) as WindowName & { requests: number; cpuUs: number; data: string };
     if (!(w.requests > 0)) continue; // a window whose load failed
     const s = split(file.slice(0, -5), report(join(dir, w.data)), w.requests, w.cpuUs, top);
-    windows.push({ name: w, split: s });
+    windows.push({ name: { runtime: w.runtime, framework: w.framework, scenario: w.scenario, ...(w.tag ? { tag: w.tag } : {}) }, split: s });
     console.log(`\n${s.name}: ${s.requests} requests, ${s.cpuUsPerRequest.toFixed(1)} µs of CPU per request`);
     for (const [g, us] of s.groups) console.log(`  ${us.toFixed(2).padStart(7)} µs  ${g}`);
     if (s.top.length > 0) console.log('  top symbols:');
