@@ -9,6 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ALL_FRAMEWORKS } from './lib/config.ts';
+import { median } from './lib/result.ts';
 
 export interface Sample {
   /** Share of the recording's samples, in percent. */
@@ -100,12 +102,6 @@ export interface RowMedian extends WindowName {
   groups: Map<string, number>;
 }
 
-const median = (xs: number[]) => {
-  const v = [...xs].sort((a, b) => a - b);
-  const mid = v.length >> 1;
-  return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
-};
-
 /** The median of each group's µs per request over a row's rounds. */
 export function medianOfRounds(windows: readonly { name: WindowName; split: Split }[]): RowMedian[] {
   const rows = new Map<string, { name: WindowName; splits: Split[] }>();
@@ -132,10 +128,8 @@ export function sideBySide(rows: readonly RowMedian[]): string {
     cells.set(key, [...(cells.get(key) ?? []), r]);
   }
   const out: string[] = [];
-  const order = (f: string) => {
-    const i = ['rove', 'rove-baseline', 'rove-fs', 'hono', 'raw'].indexOf(f);
-    return i < 0 ? 99 : i;
-  };
+  // The report's order of frameworks: Rove first.
+  const order = (f: string) => (ALL_FRAMEWORKS as readonly string[]).indexOf(f);
   for (const [key, unsorted] of cells) {
     const list = [...unsorted].sort((a, b) => order(a.framework) - order(b.framework));
     const groups = [...new Set(list.flatMap((r) => [...r.groups.keys()]))].sort((a, b) => (list[0]!.groups.get(b) ?? 0) - (list[0]!.groups.get(a) ?? 0));
