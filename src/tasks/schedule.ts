@@ -51,12 +51,13 @@ export function portableSchedule(schedule: string): string {
   if (schedule.length > 200) throw new ScheduleError(schedule.slice(0, 40), 'longer than 200 characters');
   const parts = schedule.trim().split(/[ \t]+/);
   if (parts.length !== 5) throw new ScheduleError(schedule, `${parts.length} fields, where 5 are needed (no seconds, no years, no @macros)`);
-  const out = parts.map((part, i) => checkField(schedule, part.toUpperCase(), FIELDS[i]!));
+  const out = parts.map((part) => part.toUpperCase());
+  const values = out.map((text, i) => checkField(schedule, text, FIELDS[i]!));
   // Vixie cron runs when either day field matches, croner by default too, saffron when both do:
   // restricting both would run on different days.
   if (out[2] !== '*' && out[4] !== '*')
     throw new ScheduleError(schedule, 'both the day of the month and the day of the week are restricted, which platforms combine differently');
-  if (out[2] !== '*' && !daysMeetMonths(values(out[2]!, FIELDS[2]!), values(out[3]!, FIELDS[3]!)))
+  if (out[2] !== '*' && !daysMeetMonths(values[2]!, values[3]!))
     throw new ScheduleError(schedule, 'no month given has the days given (as 31 APR or 30 FEB), so it would never run');
   return out.join(' ');
 }
@@ -70,19 +71,9 @@ function daysMeetMonths(days: Set<number>, months: Set<number>): boolean {
   return false;
 }
 
-/** The values a checked field names: its ranges, steps, lists and names expanded. */
-function values(text: string, field: Field): Set<number> {
-  const out = new Set<number>();
-  for (const item of text.split(',')) {
-    const [, range, step] = ITEM.exec(item)!;
-    const ends = range === '*' ? [field.min, field.max] : range!.split('-').map((v) => value(text, v, field));
-    const to = ends.length === 2 ? ends[1]! : ends[0]!;
-    for (let v = ends[0]!; v <= to; v += step === undefined ? 1 : Number(step)) out.add(v);
-  }
-  return out;
-}
-
-function checkField(schedule: string, text: string, field: Field): string {
+/** Refuses what the subset does not read; gives the values the field names (ranges, steps and lists expanded). */
+function checkField(schedule: string, text: string, field: Field): Set<number> {
+  const values = new Set<number>();
   for (const item of text.split(',')) {
     const m = ITEM.exec(item);
     if (m === null)
@@ -94,12 +85,12 @@ function checkField(schedule: string, text: string, field: Field): string {
     // saffron refuses a step as long as the field (*/60 for minutes), croner takes it.
     if (step !== undefined && (Number(step) < 1 || Number(step) > field.max - field.min))
       throw new ScheduleError(schedule, `${field.name}: the step ${step} is outside 1–${field.max - field.min}`);
-    if (range === '*') continue;
-    const ends = range!.split('-').map((v) => value(schedule, v, field));
+    const ends = range === '*' ? [field.min, field.max] : range!.split('-').map((v) => value(schedule, v, field));
     if (ends.length === 2 && ends[0]! > ends[1]!) throw new ScheduleError(schedule, `${field.name}: the range ${range} runs backwards`);
     if (ends.length === 1 && step !== undefined) throw new ScheduleError(schedule, `${field.name}: a step needs * or a range before it (${item})`);
+    for (let v = ends[0]!; v <= ends[ends.length - 1]!; v += step === undefined ? 1 : Number(step)) values.add(v);
   }
-  return text;
+  return values;
 }
 
 function value(schedule: string, text: string, field: Field): number {
