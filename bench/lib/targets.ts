@@ -59,8 +59,8 @@ export interface LaunchOptions {
 
 const DENO_PERMISSIONS = ['--allow-net', '--allow-env', '--allow-read'];
 // What examples/threads/README.md asks of pool users on Deno: the permission to lower thread
-// priority, and no Maglev (after pool threads had run, Deno 2.9's Maglev code slowed the main
-// thread's /test-cpu loop: docs/design-notes.md).
+// priority (here), and no Maglev (v8Flags below; after pool threads had run, Deno 2.9's Maglev code
+// slowed the main thread's /test-cpu loop: docs/design-notes.md).
 const DENO_POOL_FLAGS = ['--allow-sys=setPriority'];
 // The `cpu` variant (test-cpu): V8's Maglev tier off, so the loop runs in TurboFan code under every
 // framework. With Maglev, the first function Maglev compiles with the loop inlined into it keeps it
