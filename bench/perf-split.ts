@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALL_FRAMEWORKS } from './lib/config.ts';
+import type { PerfWindowFile, PerfWindowName } from './lib/perf-record.ts';
 import { median } from './lib/result.ts';
 
 export interface Sample {
@@ -88,13 +89,8 @@ function report(data: string): Sample[] {
   return out.split('\n').flatMap((l) => parseReportLine(l) ?? []);
 }
 
-/** Which row a recording is of, as the bench saved it beside the recording. */
-export interface WindowName {
-  runtime: string;
-  framework: string;
-  scenario: string;
-  tag?: string;
-}
+/** Which row a recording is of, as the bench saved it beside the recording (its rounds are one row). */
+export type WindowName = Omit<PerfWindowName, 'round'>;
 
 export interface RowMedian extends WindowName {
   rounds: number;
@@ -158,7 +154,7 @@ function main(argv: string[]): void {
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.json') && f.includes(match))
     .sort()) {
-    const w = JSON.parse(readFileSync(join(dir, file), 'utf8')) as WindowName & { requests: number; cpuUs: number; data: string };
+    const w = JSON.parse(readFileSync(join(dir, file), 'utf8')) as PerfWindowFile;
     if (!(w.requests > 0)) continue; // a window whose load failed
     const s = split(file.slice(0, -5), report(join(dir, w.data)), w.requests, w.cpuUs, top);
     windows.push({ name: { runtime: w.runtime, framework: w.framework, scenario: w.scenario, ...(w.tag ? { tag: w.tag } : {}) }, split: s });

@@ -31,6 +31,13 @@ export interface PerfWindowName {
   tag?: string;
 }
 
+/** What the JSON beside each recording holds: the window's name, its counts and its recording's file. */
+export interface PerfWindowFile extends PerfWindowName {
+  requests: number;
+  cpuUs: number;
+  data: string;
+}
+
 export interface PerfWindow {
   /** Stops the recording (perf writes its file on SIGTERM) and saves the window's counts beside it. */
   stop(requests: number, cpuUs: number): Promise<void>;
@@ -40,15 +47,20 @@ export interface PerfWindow {
  * Starts `perf record` on `pids` (every thread of each), as the runner's child: it runs on the
  * load generator's core when pinning is on, not on the server's.
  */
-export function startPerf(dir: string, window: PerfWindowName, pids: readonly number[]): PerfWindow {
-  const name = `${window.runtime}-${window.framework}-${window.scenario}-r${window.round}${window.tag ? `-${window.tag}` : ''}`;
+export function startPerf(dir: string, named: PerfWindowName, pids: readonly number[]): PerfWindow {
+  const { runtime, framework, scenario, round } = named;
+  // The tag is a label (" · listener on"): as a file name part, words joined by dashes.
+  const tag = named.tag?.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+  const window: PerfWindowName = { runtime, framework, scenario, round, ...(tag ? { tag } : {}) };
+  const name = `${runtime}-${framework}-${scenario}-r${round}${tag ? `-${tag}` : ''}`;
   mkdirSync(dir, { recursive: true });
   const data = join(dir, `${name}.data`);
   const child = startChild('perf', ['record', '-e', 'cpu-clock', '-F', SAMPLE_HZ, '-g', '-q', '-p', pids.join(','), '-o', data], {});
   return {
     async stop(requests, cpuUs) {
       await stopChild(child);
-      writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ ...window, requests, cpuUs, data: `${name}.data` })}\n`);
+      const file: PerfWindowFile = { ...window, requests, cpuUs, data: `${name}.data` };
+      writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(file)}\n`);
     },
   };
 }

@@ -297,9 +297,7 @@ export class Runner {
       const pids = processTree(child.pid);
       resetPeakRss(pids);
       const background = backgroundMeter();
-      const perfTag = tag.replace(/\W+/g, '-').replace(/^-|-$/g, '');
-      if (c.perf)
-        perf = startPerf(c.perf, { runtime: t.runtime, framework: t.framework, scenario: s.id, round: round + 1, ...(perfTag ? { tag: perfTag } : {}) }, pids);
+      if (c.perf) perf = startPerf(c.perf, { runtime: t.runtime, framework: t.framework, scenario: s.id, round: round + 1, tag }, pids);
       const cpu0 = treeCpuUs(pids);
       let r: LoadResult;
       if (pool) {
